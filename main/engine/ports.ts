@@ -1,0 +1,121 @@
+/**
+ * The engine's ports: everything it needs from the world, as interfaces it is given. The engine
+ * imports no Electron, no HTTP client and no database; main/clever, main/store and the shells
+ * implement these.
+ */
+import type { AppRecord, CleverState, DeploymentState, HistoryEntry } from '../../shared/domain.ts';
+import type { Route } from '../../shared/routes.ts';
+import type { Settings } from '../../shared/settings.ts';
+
+export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout>;
+
+/** Time, and timers that follow it (a manual clock in tests, a scaled one in demos). */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** An application as the reaper needs it from Clever Cloud. */
+export interface CleverApp {
+  id: string;
+  ownerId: string;
+  name: string;
+  state: CleverState;
+  /** ApplicationView.last_deploy: changes when the app is deployed again; null when absent. */
+  lastDeployNumber: number | null;
+  /** For savings: instances and the hourly price of the flavor, when the API gives them. */
+  instances?: { min: number; max: number; flavorName: string | null; flavorPrice: number | null };
+  vhosts?: string[];
+}
+
+/** A v2 deployment ("activity" entry), newest first in lists. */
+export interface CleverDeployment {
+  /** The deployment id (v2 `uuid`), what a start returns as deploymentId. */
+  uuid: string;
+  state: DeploymentState;
+  /** DEPLOY, UNDEPLOY, UPSCALE, ...; null when absent. */
+  action: string | null;
+  /** Epoch ms. */
+  date: number;
+  cause: string | null;
+}
+
+export type CallOptions = { signal?: AbortSignal };
+
+export interface CleverCloudPort {
+  listApplications(ownerId: string, options?: CallOptions): Promise<CleverApp[]>;
+  /** null when the app does not exist (or is not visible with these credentials). */
+  getApplication(ownerId: string, appId: string, options?: CallOptions): Promise<CleverApp | null>;
+  /** Newest first. */
+  listDeployments(
+    ownerId: string,
+    appId: string,
+    options?: CallOptions & { limit?: number },
+  ): Promise<CleverDeployment[]>;
+  /** POST .../instances; the deployment id when the answer carries one. */
+  startApplication(ownerId: string, appId: string, options?: CallOptions): Promise<{ deploymentId: string | null }>;
+  /** DELETE .../instances. */
+  stopApplication(ownerId: string, appId: string, options?: CallOptions): Promise<void>;
+}
+
+export type CleverErrorKind =
+  | 'never-deployed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'invalid-response'
+  | 'client';
+
+/**
+ * A failed Clever Cloud call, as every implementation of the port reports it: the HTTP status and
+ * the Clever Cloud error id and message when there was an answer. Never carries a credential.
+ */
+export class CleverCallError extends Error {
+  readonly kind: CleverErrorKind;
+  readonly status: number | null;
+  readonly cleverId: number | string | null;
+  readonly endpoint: string;
+
+  constructor(
+    kind: CleverErrorKind,
+    message: string,
+    details: { status?: number | null; cleverId?: number | string | null; endpoint?: string; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'CleverCallError';
+    this.kind = kind;
+    this.status = details.status ?? null;
+    this.cleverId = details.cleverId ?? null;
+    this.endpoint = details.endpoint ?? '';
+  }
+
+  /** A fault that may pass: worth trying again later. */
+  get transient(): boolean {
+    return (
+      this.kind === 'rate-limited' || this.kind === 'server' || this.kind === 'network' || this.kind === 'timeout'
+    );
+  }
+}
+
+export function isNeverDeployed(error: unknown): boolean {
+  return error instanceof CleverCallError && error.kind === 'never-deployed';
+}
+
+/** Where app states and their history live. Each call is one transaction. */
+export interface EngineStore {
+  loadRecords(): AppRecord[];
+  /** Write the record (or remove it) and append the history entries, atomically. */
+  commit(change: { upsert?: AppRecord; remove?: string; history: HistoryEntry[] }): void;
+}
+
+/** Routes and settings, as the operator set them. */
+export interface EngineConfig {
+  routes(): readonly Route[];
+  settings(): Settings;
+}

@@ -1,0 +1,72 @@
+/**
+ * A complete engine on a manual clock and an in-process simulated Clever Cloud, for tests that are
+ * about behaviour over time. Test-only: nothing in the app imports it.
+ */
+import type { RouteCreate } from '../../shared/routes.ts';
+import type { SettingsUpdate } from '../../shared/settings.ts';
+import { InProcessCleverPort } from '../simulator/in-process-port.ts';
+import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
+import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
+import { Datastore } from '../store/datastore.ts';
+import { ManualClock } from './clocks.ts';
+import { Engine } from './engine.ts';
+import type { CleverCloudPort, EngineStore } from './ports.ts';
+
+/** Monday 5 January 2026, 09:00 UTC. */
+export const MONDAY_9AM = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+export interface HarnessOptions {
+  start?: number;
+  settings?: SettingsUpdate;
+  sim?: Partial<SimOptions>;
+  store?: EngineStore;
+  clock?: ManualClock;
+  cloud?: SimulatedCloud;
+  config?: ConfigStore;
+  port?: CleverCloudPort;
+}
+
+export function harness(options: HarnessOptions = {}) {
+  const clock = options.clock ?? new ManualClock(options.start ?? MONDAY_9AM);
+  const cloud = options.cloud ?? new SimulatedCloud(clock, options.sim);
+  const org = cloud.organisations[0] ?? cloud.addOrganisation('Acme');
+  const inProcess = new InProcessCleverPort(cloud);
+  const port = options.port ?? inProcess;
+  const config = options.config ?? new ConfigStore(new MemoryBackend(), () => clock.now());
+  if (options.settings) config.updateSettings(options.settings);
+  const store = options.store ?? new Datastore(':memory:');
+  const engine = new Engine({ clock, clever: port, store, config });
+  config.onChange(() => engine.configChanged());
+
+  return {
+    clock,
+    cloud,
+    org,
+    port: inProcess,
+    config,
+    store,
+    engine,
+    /** An app on the simulated Clever Cloud with a route on it. */
+    manage(
+      name: string,
+      app: Parameters<SimulatedCloud['addApp']>[2] = {},
+      route: Partial<RouteCreate> = {},
+    ): SimApp {
+      const sim = cloud.addApp(route.ownerId ?? org.id, name, app);
+      config.createRoute({ appId: sim.id, ownerId: sim.ownerId, ...route });
+      return sim;
+    },
+    state(appId: string) {
+      return engine.get(appId)?.state;
+    },
+    /** Advance time in steps, recording the first time `predicate` holds. */
+    async until(predicate: () => boolean, limitMs: number, stepMs = 1000): Promise<number | null> {
+      const end = clock.now() + limitMs;
+      while (clock.now() < end) {
+        if (predicate()) return clock.now();
+        await clock.advance(stepMs);
+      }
+      return predicate() ? clock.now() : null;
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * The datastore: app states with their clocks, and the history of every transition and action, in
+ * one SQLite file (node:sqlite, built into Node 24 and Electron: no native module to rebuild).
+ *
+ * - A record and its history entries are written in one transaction (`commit`).
+ * - WAL journal with synchronous=NORMAL: a committed transaction survives a crash of the process.
+ * - Versioned migrations (PRAGMA user_version), each in its own transaction.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
+import type { EngineStore } from '../engine/ports.ts';
+
+/** Record fields and their columns, in table order. */
+const COLUMNS: [keyof AppRecord, string][] = [
+  ['appId', 'app_id'],
+  ['ownerId', 'owner_id'],
+  ['name', 'name'],
+  ['state', 'state'],
+  ['stateSince', 'state_since'],
+  ['cameUpAt', 'came_up_at'],
+  ['lastRequestAt', 'last_request_at'],
+  ['lastRequestSource', 'last_request_source'],
+  ['stopAskedAt', 'stop_asked_at'],
+  ['firstStartAskedAt', 'first_start_asked_at'],
+  ['lastStartAskedAt', 'last_start_asked_at'],
+  ['deploymentId', 'deployment_id'],
+  ['cause', 'cause'],
+  ['pendingCall', 'pending_call'],
+  ['wakeRequestedAt', 'wake_requested_at'],
+  ['keepAwakeUntil', 'keep_awake_until'],
+  ['releaseNoticedAt', 'release_noticed_at'],
+  ['cleverState', 'clever_state'],
+  ['lastDeployNumber', 'last_deploy_number'],
+  ['dryRunSleepNotedAt', 'dry_run_sleep_noted_at'],
+  ['notice', 'notice'],
+];
+
+/** Migrations, in order; the index + 1 is the schema version they lead to. Never edit a released one. */
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE app_state (
+        app_id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        state TEXT NOT NULL,
+        state_since INTEGER NOT NULL,
+        came_up_at INTEGER,
+        last_request_at INTEGER,
+        last_request_source TEXT,
+        stop_asked_at INTEGER,
+        first_start_asked_at INTEGER,
+        last_start_asked_at INTEGER,
+        deployment_id TEXT,
+        cause TEXT,
+        pending_call TEXT,
+        wake_requested_at INTEGER,
+        keep_awake_until INTEGER,
+        release_noticed_at INTEGER,
+        clever_state TEXT,
+        last_deploy_number INTEGER,
+        dry_run_sleep_noted_at INTEGER,
+        notice TEXT
+      ) STRICT;
+      CREATE TABLE history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        app_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        from_state TEXT,
+        to_state TEXT,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX history_app_at ON history (app_id, at);
+      CREATE INDEX history_at ON history (at);
+    `),
+];
+
+export class Datastore implements EngineStore {
+  readonly file: string;
+  readonly db: DatabaseSync;
+  private readonly upsertStmt;
+  private readonly deleteStmt;
+  private readonly historyStmt;
+
+  constructor(file: string) {
+    this.file = file;
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    try {
+      this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+      migrate(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    const cols = COLUMNS.map(([, c]) => c);
+    this.upsertStmt = this.db.prepare(
+      `INSERT OR REPLACE INTO app_state (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    );
+    this.deleteStmt = this.db.prepare('DELETE FROM app_state WHERE app_id = ?');
+    this.historyStmt = this.db.prepare(
+      'INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  get schemaVersion(): number {
+    return userVersion(this.db);
+  }
+
+  loadRecords(): AppRecord[] {
+    const rows = this.db.prepare(`SELECT ${COLUMNS.map(([, c]) => c).join(', ')} FROM app_state`).all();
+    return rows.map((row) => {
+      const record = {} as Record<string, unknown>;
+      for (const [field, column] of COLUMNS) record[field] = row[column] ?? null;
+      return record as unknown as AppRecord;
+    });
+  }
+
+  commit(change: { upsert?: AppRecord; remove?: string; history: HistoryEntry[] }): void {
+    this.transaction(() => {
+      if (change.upsert) {
+        const r = change.upsert;
+        this.upsertStmt.run(...COLUMNS.map(([field]) => r[field] as SQLInputValue));
+      }
+      if (change.remove) this.deleteStmt.run(change.remove);
+      for (const h of change.history) {
+        this.historyStmt.run(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
+      }
+    });
+  }
+
+  /** The history of one app, newest first. */
+  historyOf(appId: string, limit = 100): HistoryEntry[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, app_id, at, kind, from_state, to_state, actor, reason FROM history WHERE app_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+      )
+      .all(appId, limit);
+    return rows.map(toHistoryEntry);
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+export function toHistoryEntry(row: Record<string, unknown>): HistoryEntry {
+  return {
+    id: Number(row.id),
+    appId: String(row.app_id),
+    at: Number(row.at),
+    kind: row.kind as HistoryEntry['kind'],
+    from: (row.from_state ?? null) as HistoryEntry['from'],
+    to: (row.to_state ?? null) as HistoryEntry['to'],
+    actor: row.actor as HistoryEntry['actor'],
+    reason: String(row.reason),
+  };
+}
+
+function userVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  return row.user_version;
+}
+
+/** Bring the schema to the latest version, one migration per transaction. */
+export function migrate(db: DatabaseSync, migrations = MIGRATIONS): void {
+  const current = userVersion(db);
+  if (current > migrations.length) {
+    throw new Error(
+      `the datastore was written by a newer Clever Reaper (schema ${current}, this version knows ${migrations.length})`,
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      migrations[v]!(db);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

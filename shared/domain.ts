@@ -1,0 +1,163 @@
+/**
+ * The reaper's vocabulary: states, console labels, error causes, actors and the per-app record.
+ * Pure data and functions: no Node, no DOM, no Electron (checked by both tsconfigs).
+ * Every text here comes word for word from the lifecycle spec.
+ */
+
+export const REAPER_STATES = [
+  'WaitingForInit',
+  'Up',
+  'WaitingForShutdown',
+  'Down',
+  'WaitingForUp',
+  'Error',
+] as const;
+export type ReaperState = (typeof REAPER_STATES)[number];
+
+/** The "Console" column of the lifecycle: what the dashboard shows. */
+export const CONSOLE_LABELS: Record<ReaperState, string> = {
+  WaitingForInit: 'Initializing',
+  Up: 'Up',
+  WaitingForShutdown: 'Going to sleep',
+  Down: 'Asleep',
+  WaitingForUp: 'Waking up',
+  Error: 'Error',
+};
+
+/** States the fast pace (5 s) looks at, besides the apps a request just asked for. */
+export function isInTransit(state: ReaperState): boolean {
+  return state === 'WaitingForInit' || state === 'WaitingForShutdown' || state === 'WaitingForUp';
+}
+
+/** Clever Cloud application states (ApplicationView.state). Unknown values are kept as text. */
+export const KNOWN_CLEVER_STATES = [
+  'SHOULD_BE_UP',
+  'SHOULD_BE_DOWN',
+  'WANTS_TO_BE_UP',
+  'MODERATED',
+  'DEFAULT_OF_PAYMENT',
+] as const;
+export type CleverState = (typeof KNOWN_CLEVER_STATES)[number] | (string & {});
+
+/** v2 deployment states. Unknown values are kept as text. */
+export const KNOWN_DEPLOYMENT_STATES = ['WIP', 'OK', 'FAIL', 'CANCELLED', 'TASK_RUNNING'] as const;
+export type DeploymentState = (typeof KNOWN_DEPLOYMENT_STATES)[number] | (string & {});
+
+/** The six causes of the lifecycle spec, exactly. */
+export const CAUSES = {
+  stopTimeout: 'the app did not stop within the fail timeout',
+  startTimeout: 'the app did not start within the fail timeout',
+  startFailed: 'the app failed to start on clever cloud',
+  unsafeLastDeployment: (deploymentState: string) =>
+    `the last deployment of the app is '${deploymentState}', it cannot be put to sleep safely`,
+  neverDeployed: 'the app was never deployed, it cannot be started',
+  unexpectedState: (cleverState: string) => `unexpected clever cloud state '${cleverState}'`,
+} as const;
+
+/** Who made a transition happen. */
+export const ACTORS = ['reaper', 'request', 'schedule', 'outside', 'operator'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+/** Where the last request of an app was seen. */
+export const TRAFFIC_SOURCES = ['access-log', 'wake-proxy', 'dashboard', 'tray', 'admin-api', 'link'] as const;
+export type TrafficSource = (typeof TRAFFIC_SOURCES)[number];
+
+/** The pending call of a record: set in the same transaction as the transition that asks for it. */
+export type PendingCall = 'stop' | 'start' | null;
+
+/**
+ * One managed app as the reaper sees it, with every clock it needs. Times are epoch milliseconds.
+ * This is what the datastore keeps, so that a restarted engine resumes where it was.
+ */
+export interface AppRecord {
+  appId: string;
+  ownerId: string;
+  name: string;
+  state: ReaperState;
+  /** When the app entered its current state. */
+  stateSince: number;
+  /** When the app was last seen coming up (start of the grace period when there is no later request). */
+  cameUpAt: number | null;
+  lastRequestAt: number | null;
+  lastRequestSource: TrafficSource | null;
+  /** When the reaper asked Clever Cloud to stop it (WaitingForShutdown). */
+  stopAskedAt: number | null;
+  /** The first start of a wake: the fail timeout counts from it, across restarts after a vanished start. */
+  firstStartAskedAt: number | null;
+  /** The latest start call of a wake (a vanished start is sent again one minute after it). */
+  lastStartAskedAt: number | null;
+  /** The deployment the reaper follows while WaitingForUp. */
+  deploymentId: string | null;
+  /** Why the app is in Error, one of CAUSES. */
+  cause: string | null;
+  /** A Clever Cloud call the reaper decided but has not seen answered yet. */
+  pendingCall: PendingCall;
+  /** A request asked for the app and has not been served by a start yet. */
+  wakeRequestedAt: number | null;
+  /** No sleep before this time ("Keep awake until"). */
+  keepAwakeUntil: number | null;
+  /** The job noticed that no enabled route manages the app any more. */
+  releaseNoticedAt: number | null;
+  /** The last Clever Cloud state seen for the app, and the deployment number that came with it. */
+  cleverState: CleverState | null;
+  lastDeployNumber: number | null;
+  /** In dry-run: when the reaper recorded the sleep it would have done for the current idle period. */
+  dryRunSleepNotedAt: number | null;
+  /** The last problem met while talking to Clever Cloud for this app, shown but not an Error state. */
+  notice: string | null;
+}
+
+export function newRecord(appId: string, ownerId: string, name: string, now: number): AppRecord {
+  return {
+    appId,
+    ownerId,
+    name,
+    state: 'WaitingForInit',
+    stateSince: now,
+    cameUpAt: null,
+    lastRequestAt: null,
+    lastRequestSource: null,
+    stopAskedAt: null,
+    firstStartAskedAt: null,
+    lastStartAskedAt: null,
+    deploymentId: null,
+    cause: null,
+    pendingCall: null,
+    wakeRequestedAt: null,
+    keepAwakeUntil: null,
+    releaseNoticedAt: null,
+    cleverState: null,
+    lastDeployNumber: null,
+    dryRunSleepNotedAt: null,
+    notice: null,
+  };
+}
+
+/** What a history entry records: a transition, or an action that did not change the state. */
+export const HISTORY_KINDS = [
+  'transition',
+  'stop-asked',
+  'start-asked',
+  'restart-asked',
+  'would-sleep',
+  'release',
+  'reset',
+  'call-failed',
+  'keep-awake',
+] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+export interface HistoryEntry {
+  id?: number;
+  appId: string;
+  at: number;
+  kind: HistoryKind;
+  from: ReaperState | null;
+  to: ReaperState | null;
+  actor: Actor;
+  reason: string;
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unhandled value: ${JSON.stringify(value)}`);
+}

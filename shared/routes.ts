@@ -1,0 +1,158 @@
+/**
+ * Routes: the rules that put Clever Cloud apps under the reaper. Several routes may point at one
+ * app; the app is managed while at least one enabled route points at it, its must-be-up ranges are
+ * the union and its grace period the longest (see `effectiveRouting`).
+ */
+import { z } from 'zod';
+import { HOUR, MINUTE } from './durations.ts';
+import { parseCidr } from './net.ts';
+import { type MustBeUpRange, rangeProblems } from './schedule.ts';
+
+export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
+export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
+const HOST_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+export const DEFAULT_GRACE_PERIOD_MS = HOUR;
+export const MIN_GRACE_PERIOD_MS = MINUTE;
+export const MAX_GRACE_PERIOD_MS = 30 * 24 * HOUR;
+
+export interface TrafficFilters {
+  /** Requests whose path starts with one of these are not traffic (health checks, monitors). */
+  pathPrefixes: string[];
+  /** Requests from these IPs or CIDR blocks are not traffic. */
+  sources: string[];
+}
+
+export interface Route {
+  id: string;
+  appId: string;
+  ownerId: string;
+  /** A name for the operator; the app's name is shown when empty. */
+  label: string;
+  enabled: boolean;
+  gracePeriodMs: number;
+  ranges: MustBeUpRange[];
+  /** Host names the wake proxy serves for this app. */
+  hosts: string[];
+  filters: TrafficFilters;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export const rangeSchema = z
+  .object({
+    days: z.string().max(100),
+    start: z.string().max(5),
+    end: z.string().max(5),
+    timeZone: z.string().max(100),
+  })
+  .strict()
+  .superRefine((range, ctx) => {
+    for (const problem of rangeProblems(range)) {
+      const [field, ...rest] = problem.split(': ');
+      ctx.addIssue({ code: 'custom', path: [field ?? 'range'], message: rest.join(': ') || problem });
+    }
+  });
+
+export const filtersSchema = z
+  .object({
+    pathPrefixes: z
+      .array(z.string().min(1).max(200).regex(/^\//, 'a path prefix starts with /'))
+      .max(50)
+      .default([]),
+    sources: z
+      .array(
+        z
+          .string()
+          .max(60)
+          .refine((s) => parseCidr(s) !== null, 'not an IP address or CIDR block (e.g. 10.0.0.0/8)'),
+      )
+      .max(200)
+      .default([]),
+  })
+  .strict();
+
+const routeFields = {
+  appId: z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...'),
+  ownerId: z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...'),
+  label: z.string().trim().max(120),
+  enabled: z.boolean(),
+  gracePeriodMs: z
+    .number()
+    .int()
+    .min(MIN_GRACE_PERIOD_MS, 'the grace period is at least 1 minute')
+    .max(MAX_GRACE_PERIOD_MS, 'the grace period is at most 30 days'),
+  ranges: z.array(rangeSchema).max(50),
+  hosts: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(HOST_PATTERN, 'not a host name (e.g. staging.example.com)'),
+    )
+    .max(50)
+    .refine((hosts) => new Set(hosts).size === hosts.length, 'a host name is listed twice'),
+  filters: filtersSchema,
+};
+
+/** A new route: only the app and its owner are required. */
+export const routeCreateSchema = z
+  .object({
+    ...routeFields,
+    label: routeFields.label.default(''),
+    enabled: routeFields.enabled.default(true),
+    gracePeriodMs: routeFields.gracePeriodMs.default(DEFAULT_GRACE_PERIOD_MS),
+    ranges: routeFields.ranges.default([]),
+    hosts: routeFields.hosts.default([]),
+    filters: filtersSchema.default({ pathPrefixes: [], sources: [] }),
+  })
+  .strict();
+export type RouteCreate = z.input<typeof routeCreateSchema>;
+
+/** A change to a route: any field, at least one. */
+export const routeUpdateSchema = z
+  .object(routeFields)
+  .partial()
+  .strict()
+  .refine((u) => Object.keys(u).length > 0, 'nothing to change');
+export type RouteUpdate = z.input<typeof routeUpdateSchema>;
+
+/** What the routes say about one app. */
+export interface AppRouting {
+  managed: boolean;
+  ownerId: string | null;
+  gracePeriodMs: number;
+  ranges: MustBeUpRange[];
+  hosts: string[];
+  filters: TrafficFilters;
+  routeIds: string[];
+}
+
+/** The routing of every app named by an enabled route. */
+export function effectiveRouting(routes: readonly Route[]): Map<string, AppRouting> {
+  const byApp = new Map<string, AppRouting>();
+  for (const route of routes) {
+    if (!route.enabled) continue;
+    let r = byApp.get(route.appId);
+    if (!r) {
+      r = {
+        managed: true,
+        ownerId: route.ownerId,
+        gracePeriodMs: route.gracePeriodMs,
+        ranges: [],
+        hosts: [],
+        filters: { pathPrefixes: [], sources: [] },
+        routeIds: [],
+      };
+      byApp.set(route.appId, r);
+    }
+    r.gracePeriodMs = Math.max(r.gracePeriodMs, route.gracePeriodMs);
+    r.ranges.push(...route.ranges);
+    r.hosts.push(...route.hosts);
+    r.filters.pathPrefixes.push(...route.filters.pathPrefixes);
+    r.filters.sources.push(...route.filters.sources);
+    r.routeIds.push(route.id);
+  }
+  return byApp;
+}

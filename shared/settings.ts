@@ -1,0 +1,65 @@
+/** Global settings of the reaper, with the defaults of the product spec and their bounds. */
+import { z } from 'zod';
+import { HOUR, MINUTE, SECOND } from './durations.ts';
+
+export interface Settings {
+  /** Kill switch: no app is put to sleep while on. Wakes still happen. */
+  killSwitch: boolean;
+  /** Dry-run: each sleep the reaper would have done is recorded in the history, nothing is stopped. */
+  dryRun: boolean;
+  /** job.interval: every app is evaluated at this pace. */
+  intervalMs: number;
+  /** job.fast-interval: apps in transit and apps a request just asked for. */
+  fastIntervalMs: number;
+  /** A stop or a start not completed within this time puts the app in Error. */
+  failTimeoutMs: number;
+  /** A start whose deployment does not appear within this time is sent again. */
+  restartAfterMs: number;
+  /** A route change noticed by the job releases its app after this delay. */
+  releaseDelayMs: number;
+  /** How long the wake proxy holds an API client before answering 503. */
+  holdDeadlineMs: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  killSwitch: false,
+  dryRun: false,
+  intervalMs: 30 * SECOND,
+  fastIntervalMs: 5 * SECOND,
+  failTimeoutMs: 15 * MINUTE,
+  restartAfterMs: MINUTE,
+  releaseDelayMs: 5 * MINUTE,
+  holdDeadlineMs: 2 * MINUTE,
+};
+
+const ms = (min: number, max: number, what: string) =>
+  z
+    .number()
+    .int(`${what} is a whole number of milliseconds`)
+    .min(min, `${what} is at least ${min / SECOND} s`)
+    .max(max, `${what} is at most ${max / SECOND} s`);
+
+export const settingsUpdateSchema = z
+  .object({
+    killSwitch: z.boolean(),
+    dryRun: z.boolean(),
+    intervalMs: ms(SECOND, HOUR, 'the interval'),
+    fastIntervalMs: ms(SECOND, 10 * MINUTE, 'the fast interval'),
+    failTimeoutMs: ms(MINUTE, 24 * HOUR, 'the fail timeout'),
+    restartAfterMs: ms(10 * SECOND, HOUR, 'the restart delay'),
+    releaseDelayMs: ms(0, 24 * HOUR, 'the release delay'),
+    holdDeadlineMs: ms(SECOND, HOUR, 'the hold deadline'),
+  })
+  .partial()
+  .strict();
+export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
+
+/** Problems of a whole settings object, beyond each field's own bounds. */
+export function settingsProblems(s: Settings): string[] {
+  const problems: string[] = [];
+  if (s.fastIntervalMs > s.intervalMs) problems.push('fastIntervalMs: the fast interval cannot exceed the interval');
+  if (s.restartAfterMs >= s.failTimeoutMs) {
+    problems.push('restartAfterMs: the restart delay must be shorter than the fail timeout');
+  }
+  return problems;
+}
