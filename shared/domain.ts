@@ -59,7 +59,14 @@ export const ACTORS = ['reaper', 'request', 'schedule', 'outside', 'operator'] a
 export type Actor = (typeof ACTORS)[number];
 
 /** Where the last request of an app was seen. */
-export const TRAFFIC_SOURCES = ['access-log', 'wake-proxy', 'dashboard', 'tray', 'admin-api', 'link'] as const;
+export const TRAFFIC_SOURCES = [
+  'access-log',
+  'wake-proxy',
+  'dashboard',
+  'tray',
+  'admin-api',
+  'link',
+] as const;
 export type TrafficSource = (typeof TRAFFIC_SOURCES)[number];
 
 /** The pending call of a record: set in the same transaction as the transition that asks for it. */

@@ -11,7 +11,9 @@ export interface FieldProblem {
 export class InputError extends Error {
   readonly problems: FieldProblem[];
   constructor(problems: FieldProblem[]) {
-    super(problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ') || 'invalid input');
+    super(
+      problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ') || 'invalid input',
+    );
     this.name = 'InputError';
     this.problems = problems;
   }

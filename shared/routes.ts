@@ -10,7 +10,8 @@ import { type MustBeUpRange, rangeProblems } from './schedule.ts';
 
 export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
 export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
-const HOST_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_PATTERN =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export const DEFAULT_GRACE_PERIOD_MS = HOUR;
 export const MIN_GRACE_PERIOD_MS = MINUTE;
@@ -84,13 +85,7 @@ const routeFields = {
     .max(MAX_GRACE_PERIOD_MS, 'the grace period is at most 30 days'),
   ranges: z.array(rangeSchema).max(50),
   hosts: z
-    .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .regex(HOST_PATTERN, 'not a host name (e.g. staging.example.com)'),
-    )
+    .array(z.string().trim().toLowerCase().regex(HOST_PATTERN, 'not a host name (e.g. staging.example.com)'))
     .max(50)
     .refine((hosts) => new Set(hosts).size === hosts.length, 'a host name is listed twice'),
   filters: filtersSchema,

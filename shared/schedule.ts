@@ -38,7 +38,9 @@ export function parseDays(text: string): { days: number[] } | { error: string } 
     const from = dayIndex(fromName);
     const to = toName === undefined ? from : dayIndex(toName);
     if (extra !== undefined || from < 0 || to < 0) {
-      return { error: `'${part}' is not a weekday or a range of weekdays (use Mon, Tue, ... Sun, e.g. Mon-Fri)` };
+      return {
+        error: `'${part}' is not a weekday or a range of weekdays (use Mon, Tue, ... Sun, e.g. Mon-Fri)`,
+      };
     }
     for (let d = from; ; d = (d + 1) % 7) {
       days.add(d);
@@ -99,12 +101,14 @@ export function rangeProblems(range: MustBeUpRange): string[] {
   if ('error' in days) problems.push(`days: ${days.error}`);
   const start = parseTime(range.start);
   const end = parseTime(range.end);
-  if (start === null || start === 24 * 60) problems.push(`start: '${range.start}' is not a time from 00:00 to 23:59`);
+  if (start === null || start === 24 * 60)
+    problems.push(`start: '${range.start}' is not a time from 00:00 to 23:59`);
   if (end === null) problems.push(`end: '${range.end}' is not a time from 00:00 to 24:00`);
   if (start !== null && end !== null && start === end % (24 * 60)) {
     problems.push('end: the range is empty (start equals end); for a whole day use 00:00-24:00');
   }
-  if (!isValidTimeZone(range.timeZone)) problems.push(`timeZone: '${range.timeZone}' is not an IANA time zone`);
+  if (!isValidTimeZone(range.timeZone))
+    problems.push(`timeZone: '${range.timeZone}' is not an IANA time zone`);
   return problems;
 }
 

@@ -57,7 +57,8 @@ export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 /** Problems of a whole settings object, beyond each field's own bounds. */
 export function settingsProblems(s: Settings): string[] {
   const problems: string[] = [];
-  if (s.fastIntervalMs > s.intervalMs) problems.push('fastIntervalMs: the fast interval cannot exceed the interval');
+  if (s.fastIntervalMs > s.intervalMs)
+    problems.push('fastIntervalMs: the fast interval cannot exceed the interval');
   if (s.restartAfterMs >= s.failTimeoutMs) {
     problems.push('restartAfterMs: the restart delay must be shorter than the fail timeout');
   }

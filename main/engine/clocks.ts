@@ -24,7 +24,10 @@ export class ScaledClock implements Clock {
   private readonly realOrigin: number;
   private readonly fakeOrigin: number;
 
-  constructor(factor: number, origin: { real: number; fake: number } = { real: Date.now(), fake: Date.now() }) {
+  constructor(
+    factor: number,
+    origin: { real: number; fake: number } = { real: Date.now(), fake: Date.now() },
+  ) {
     if (!(factor > 0)) throw new Error('the time scale must be a positive number');
     this.factor = factor;
     this.realOrigin = origin.real;

@@ -124,7 +124,14 @@ function act(
   return d;
 }
 
-function go(to: ReaperState, actor: Actor, reason: string, now: number, extra?: Partial<AppRecord>, call?: Call) {
+function go(
+  to: ReaperState,
+  actor: Actor,
+  reason: string,
+  now: number,
+  extra?: Partial<AppRecord>,
+  call?: Call,
+) {
   return act(enter(to, now, extra), { to, actor, reason }, call);
 }
 
@@ -184,7 +191,7 @@ export function decide(record: AppRecord, obs: Observation, ctx: DecisionContext
 
   switch (record.state) {
     case 'WaitingForInit':
-      return decideInit(record, app, obs, ctx, base);
+      return decideInit(app, obs, ctx, base);
     case 'Up':
       return decideUp(record, app, obs, ctx, base);
     case 'WaitingForShutdown':
@@ -204,13 +211,14 @@ export function releaseDecision(record: AppRecord): Extract<Decision, { type: 'r
   return {
     type: 'release',
     start: sleeps,
-    reason: sleeps ? 'released: started so that it is not left asleep, then forgotten' : 'released: forgotten',
+    reason: sleeps
+      ? 'released: started so that it is not left asleep, then forgotten'
+      : 'released: forgotten',
   };
 }
 
 /** WaitingForInit: "its state is read from Clever Cloud at the next run". */
 function decideInit(
-  record: AppRecord,
   app: CleverApp,
   obs: Observation,
   ctx: DecisionContext,
@@ -222,7 +230,13 @@ function decideInit(
     case 'SHOULD_BE_DOWN':
       return go('Down', 'reaper', 'Clever Cloud says SHOULD_BE_DOWN', now, extra);
     case 'WANTS_TO_BE_UP':
-      return go('WaitingForUp', 'reaper', 'Clever Cloud says WANTS_TO_BE_UP: the app is starting', now, extra);
+      return go(
+        'WaitingForUp',
+        'reaper',
+        'Clever Cloud says WANTS_TO_BE_UP: the app is starting',
+        now,
+        extra,
+      );
     default: {
       // SHOULD_BE_UP: up, unless a deployment is under way.
       if (!obs.deployments) return { type: 'need-deployments' };
@@ -275,7 +289,13 @@ function decideUp(
     return go('Down', 'outside', 'stopped outside the reaper: Clever Cloud says SHOULD_BE_DOWN', now, base);
   }
   if (app.state === 'WANTS_TO_BE_UP') {
-    return go('WaitingForUp', 'outside', 'restarted outside the reaper: Clever Cloud says WANTS_TO_BE_UP', now, base);
+    return go(
+      'WaitingForUp',
+      'outside',
+      'restarted outside the reaper: Clever Cloud says WANTS_TO_BE_UP',
+      now,
+      base,
+    );
   }
   const redeployed =
     record.lastDeployNumber !== null &&
@@ -294,7 +314,8 @@ function decideUp(
     // Deployed and done between two runs: a fresh grace period starts now.
     return wait({ ...base, lastDeployNumber: app.lastDeployNumber, cameUpAt: now, notice: null });
   }
-  if (record.lastDeployNumber === null && app.lastDeployNumber !== null) base.lastDeployNumber = app.lastDeployNumber;
+  if (record.lastDeployNumber === null && app.lastDeployNumber !== null)
+    base.lastDeployNumber = app.lastDeployNumber;
   if (record.wakeRequestedAt !== null) base.wakeRequestedAt = null;
 
   const blocker = sleepBlocker(record, ctx);
@@ -378,7 +399,13 @@ function decideDown(
 ): Decision {
   const { now, routing, schedule } = ctx;
   if (app.state === 'WANTS_TO_BE_UP') {
-    return go('WaitingForUp', 'outside', 'started outside the reaper: Clever Cloud says WANTS_TO_BE_UP', now, base);
+    return go(
+      'WaitingForUp',
+      'outside',
+      'started outside the reaper: Clever Cloud says WANTS_TO_BE_UP',
+      now,
+      base,
+    );
   }
   if (app.state === 'SHOULD_BE_UP') {
     if (!obs.deployments) return { type: 'need-deployments' };
@@ -470,10 +497,20 @@ function decideWaitingForUp(
   if (cc === 'SHOULD_BE_DOWN' && dep === null && now - lastAsked >= settings.restartAfterMs) {
     if (now - clockStart >= settings.failTimeoutMs) return failTimeoutOr(clockStart, ctx, patch);
     if (!startedByReaper) {
-      return go('Down', 'outside', 'a start made outside the reaper did not happen: Clever Cloud says SHOULD_BE_DOWN', now, patch);
+      return go(
+        'Down',
+        'outside',
+        'a start made outside the reaper did not happen: Clever Cloud says SHOULD_BE_DOWN',
+        now,
+        patch,
+      );
     }
     // "started again, same fail timeout": the clock of the first start is kept.
-    return act({ ...patch, lastStartAskedAt: now, pendingCall: 'start', deploymentId: null }, undefined, 'restart');
+    return act(
+      { ...patch, lastStartAskedAt: now, pendingCall: 'start', deploymentId: null },
+      undefined,
+      'restart',
+    );
   }
   return failTimeoutOr(clockStart, ctx, patch);
 }
@@ -496,7 +533,10 @@ export function nextDueAt(record: AppRecord, ctx: DecisionContext): number | nul
   if (record.releaseNoticedAt !== null) candidates.push(record.releaseNoticedAt + settings.releaseDelayMs);
   switch (record.state) {
     case 'Up': {
-      const dryRunDone = settings.dryRun && record.dryRunSleepNotedAt !== null && record.dryRunSleepNotedAt >= idleSince(record);
+      const dryRunDone =
+        settings.dryRun &&
+        record.dryRunSleepNotedAt !== null &&
+        record.dryRunSleepNotedAt >= idleSince(record);
       if (!settings.killSwitch && !dryRunDone) {
         const at = sleepDueAt(record, ctx);
         if (at !== null) candidates.push(at);
@@ -516,7 +556,8 @@ export function nextDueAt(record: AppRecord, ctx: DecisionContext): number | nul
     case 'WaitingForUp': {
       const clockStart = record.firstStartAskedAt ?? record.stateSince;
       candidates.push(clockStart + settings.failTimeoutMs);
-      if (record.lastStartAskedAt !== null) candidates.push(record.lastStartAskedAt + settings.restartAfterMs);
+      if (record.lastStartAskedAt !== null)
+        candidates.push(record.lastStartAskedAt + settings.restartAfterMs);
       break;
     }
     case 'WaitingForInit':

@@ -175,13 +175,21 @@ export class Engine {
   configChanged(): void {
     this.routing = effectiveRouting(this.deps.config.routes());
     this.schedules = new Map();
-    for (const [appId, r] of this.routing) if (r.ranges.length) this.schedules.set(appId, new Schedule(r.ranges));
+    for (const [appId, r] of this.routing)
+      if (r.ranges.length) this.schedules.set(appId, new Schedule(r.ranges));
     const now = this.deps.clock.now();
     for (const [appId, r] of this.routing) {
       const record = this.records.get(appId);
       if (!record) {
         const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
-        const entry = this.historyEntry(fresh, 'transition', 'operator', 'put under the reaper by a route', null, fresh.state);
+        const entry = this.historyEntry(
+          fresh,
+          'transition',
+          'operator',
+          'put under the reaper by a route',
+          null,
+          fresh.state,
+        );
         this.deps.store.commit({ upsert: fresh, history: [entry] });
         this.records.set(appId, fresh);
         this.emit({ type: 'app', record: fresh });
@@ -200,14 +208,23 @@ export class Engine {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  async request(appId: string, source: TrafficSource, at = this.deps.clock.now()): Promise<AppRecord | undefined> {
+  async request(
+    appId: string,
+    source: TrafficSource,
+    at = this.deps.clock.now(),
+  ): Promise<AppRecord | undefined> {
     const record = this.records.get(appId);
     if (!record) return undefined;
     const asks =
       record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
     if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;
     const written = this.requestWrittenAt.get(appId);
-    if (!asks && written !== undefined && at - written < TRAFFIC_WRITE_MS && source === record.lastRequestSource) {
+    if (
+      !asks &&
+      written !== undefined &&
+      at - written < TRAFFIC_WRITE_MS &&
+      source === record.lastRequestSource
+    ) {
       // Steady traffic on an awake app: kept in memory, written with the next change or after a second.
       const next = { ...record, lastRequestAt: at };
       this.records.set(appId, next);
@@ -235,11 +252,17 @@ export class Engine {
   }
 
   /** "Keep awake until ...": no sleep before `until` (null cancels); a sleeping app is woken. */
-  async keepAwake(appId: string, until: number | null, source: TrafficSource = 'dashboard'): Promise<AppRecord> {
+  async keepAwake(
+    appId: string,
+    until: number | null,
+    source: TrafficSource = 'dashboard',
+  ): Promise<AppRecord> {
     const record = this.mustGet(appId);
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
-    this.commit(record, { keepAwakeUntil: until }, undefined, [{ kind: 'keep-awake', actor: 'operator', reason }]);
+    this.commit(record, { keepAwakeUntil: until }, undefined, [
+      { kind: 'keep-awake', actor: 'operator', reason },
+    ]);
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
   }
@@ -292,7 +315,9 @@ export class Engine {
     return new Promise((resolve, reject) => {
       const timer = this.deps.clock.setTimeout(() => {
         off();
-        reject(new Error(`the app did not reach ${states.join(' or ')} within ${Math.round(timeoutMs / 1000)} s`));
+        reject(
+          new Error(`the app did not reach ${states.join(' or ')} within ${Math.round(timeoutMs / 1000)} s`),
+        );
       }, timeoutMs);
       const off = this.on((e) => {
         if (e.type === 'app' && e.record.appId === appId && states.includes(e.record.state)) {
@@ -376,7 +401,11 @@ export class Engine {
     });
   }
 
-  private async readOwner(ownerId: string, appIds: string[], sweep: boolean): Promise<Map<string, CleverApp> | null> {
+  private async readOwner(
+    ownerId: string,
+    appIds: string[],
+    sweep: boolean,
+  ): Promise<Map<string, CleverApp> | null> {
     try {
       const apps = await this.deps.clever.listApplications(ownerId, { signal: this.abort.signal });
       return new Map(apps.map((a) => [a.id, a]));
@@ -406,10 +435,13 @@ export class Engine {
     if (this.dueTimer) this.deps.clock.clearTimeout(this.dueTimer.handle);
     this.dueTimer = null;
     if (at === null) return;
-    const handle = this.deps.clock.setTimeout(() => {
-      this.dueTimer = null;
-      void this.runDue();
-    }, Math.max(0, at - this.deps.clock.now()));
+    const handle = this.deps.clock.setTimeout(
+      () => {
+        this.dueTimer = null;
+        void this.runDue();
+      },
+      Math.max(0, at - this.deps.clock.now()),
+    );
     this.dueTimer = { handle, at };
   }
 
@@ -450,7 +482,10 @@ export class Engine {
     if (!record || !this.running) return;
     try {
       const obs: Observation = {
-        app: given !== undefined ? given : await this.deps.clever.getApplication(record.ownerId, appId, { signal }),
+        app:
+          given !== undefined
+            ? given
+            : await this.deps.clever.getApplication(record.ownerId, appId, { signal }),
       };
       // A transition without a call is followed by another decision on the same observation
       // (WaitingForInit -> Down -> start when a request is waiting), a few steps at most.
@@ -464,7 +499,8 @@ export class Engine {
             signal,
           });
           decision = decide(record, obs, this.context(appId));
-          if (decision.type === 'need-deployments') throw new Error('a decision asked twice for the deployments');
+          if (decision.type === 'need-deployments')
+            throw new Error('a decision asked twice for the deployments');
         }
         if (decision.type === 'release') {
           await this.release(record, decision, 'reaper');
@@ -523,9 +559,12 @@ export class Engine {
       // Clever Cloud before sending it again.
       const message = describe(error);
       log?.('warn', `${call} of ${record.appId} failed: ${message}`);
-      this.commit(latest, { notice: `the ${call === 'stop' ? 'stop' : 'start'} call failed: ${message}` }, undefined, [
-        { kind: 'call-failed', actor: 'reaper', reason: `${call} failed: ${message}` },
-      ]);
+      this.commit(
+        latest,
+        { notice: `the ${call === 'stop' ? 'stop' : 'start'} call failed: ${message}` },
+        undefined,
+        [{ kind: 'call-failed', actor: 'reaper', reason: `${call} failed: ${message}` }],
+      );
     }
   }
 
@@ -585,23 +624,40 @@ export class Engine {
       next.state = transition.to;
       next.stateSince = now;
       history.push(
-        this.historyEntry(record, transitionKind, transition.actor, transition.reason, record.state, transition.to),
+        this.historyEntry(
+          record,
+          transitionKind,
+          transition.actor,
+          transition.reason,
+          record.state,
+          transition.to,
+        ),
       );
     }
-    for (const n of notes ?? []) history.push(this.historyEntry(record, n.kind, n.actor, n.reason, null, null));
+    for (const n of notes ?? [])
+      history.push(this.historyEntry(record, n.kind, n.actor, n.reason, null, null));
     if (history.length === 0 && sameRecord(record, next)) return record;
     this.deps.store.commit({ upsert: next, history });
     this.records.set(next.appId, next);
     this.emit({ type: 'app', record: next });
     for (const entry of history) this.emit({ type: 'history', entry });
     if (transition?.to === 'Error') {
-      this.emit({ type: 'alert', appId: next.appId, name: next.name, cause: next.cause ?? transition.reason });
+      this.emit({
+        type: 'alert',
+        appId: next.appId,
+        name: next.name,
+        cause: next.cause ?? transition.reason,
+      });
     }
     this.refreshDue(next);
     return next;
   }
 
-  private commitLatest(appId: string, patch: Partial<AppRecord>, notes: { kind: HistoryKind; actor: Actor; reason: string }[]) {
+  private commitLatest(
+    appId: string,
+    patch: Partial<AppRecord>,
+    notes: { kind: HistoryKind; actor: Actor; reason: string }[],
+  ) {
     const latest = this.records.get(appId);
     if (latest) this.commit(latest, patch, undefined, notes);
   }
@@ -663,7 +719,11 @@ function groupByOwner(records: Iterable<AppRecord>): Map<string, string[]> {
 }
 
 /** Run `fn` over `items`, at most `limit` at once. */
-export async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function mapLimit<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

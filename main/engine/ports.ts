@@ -54,7 +54,11 @@ export interface CleverCloudPort {
     options?: CallOptions & { limit?: number },
   ): Promise<CleverDeployment[]>;
   /** POST .../instances; the deployment id when the answer carries one. */
-  startApplication(ownerId: string, appId: string, options?: CallOptions): Promise<{ deploymentId: string | null }>;
+  startApplication(
+    ownerId: string,
+    appId: string,
+    options?: CallOptions,
+  ): Promise<{ deploymentId: string | null }>;
   /** DELETE .../instances. */
   stopApplication(ownerId: string, appId: string, options?: CallOptions): Promise<void>;
 }
@@ -85,7 +89,12 @@ export class CleverCallError extends Error {
   constructor(
     kind: CleverErrorKind,
     message: string,
-    details: { status?: number | null; cleverId?: number | string | null; endpoint?: string; cause?: unknown } = {},
+    details: {
+      status?: number | null;
+      cleverId?: number | string | null;
+      endpoint?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'CleverCallError';
@@ -98,7 +107,10 @@ export class CleverCallError extends Error {
   /** A fault that may pass: worth trying again later. */
   get transient(): boolean {
     return (
-      this.kind === 'rate-limited' || this.kind === 'server' || this.kind === 'network' || this.kind === 'timeout'
+      this.kind === 'rate-limited' ||
+      this.kind === 'server' ||
+      this.kind === 'network' ||
+      this.kind === 'timeout'
     );
   }
 }

@@ -2,8 +2,13 @@
  * The engine's Clever Cloud port served straight from a SimulatedCloud, without HTTP: for engine
  * tests that are about decisions and time, not about the wire (those go through the real client).
  */
-import { CleverCallError, type CleverApp, type CleverCloudPort, type CleverDeployment } from '../engine/ports.ts';
-import { SimError, type SimApp, type SimulatedCloud } from './model.ts';
+import {
+  type CleverApp,
+  CleverCallError,
+  type CleverCloudPort,
+  type CleverDeployment,
+} from '../engine/ports.ts';
+import { type SimApp, SimError, type SimulatedCloud } from './model.ts';
 
 export function toCleverApp(app: SimApp): CleverApp {
   return {
@@ -51,7 +56,11 @@ export class InProcessCleverPort implements CleverCloudPort {
     return app ? toCleverApp(app) : null;
   }
 
-  async listDeployments(ownerId: string, appId: string, options: { limit?: number } = {}): Promise<CleverDeployment[]> {
+  async listDeployments(
+    ownerId: string,
+    appId: string,
+    options: { limit?: number } = {},
+  ): Promise<CleverDeployment[]> {
     this.count('listDeployments');
     const app = this.cloud.app(ownerId, appId);
     if (!app) return [];

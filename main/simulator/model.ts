@@ -226,7 +226,12 @@ export class SimulatedCloud {
     app.pending.sort((a, b) => a.at - b.at);
   }
 
-  private newDeployment(app: SimApp, action: 'DEPLOY' | 'UNDEPLOY', date: number, cause: string): SimDeployment {
+  private newDeployment(
+    app: SimApp,
+    action: 'DEPLOY' | 'UNDEPLOY',
+    date: number,
+    cause: string,
+  ): SimDeployment {
     const d: SimDeployment = {
       id: app.deployments.length + 1,
       uuid: randomUUID(),
@@ -261,7 +266,8 @@ export class SimulatedCloud {
     const running = app.state === 'SHOULD_BE_UP';
     // Pending stops and starts of this app give way to the new deployment.
     app.pending = [];
-    for (const d of app.deployments) if (d.state === 'WIP') d.state = d.action === 'UNDEPLOY' ? 'OK' : 'CANCELLED';
+    for (const d of app.deployments)
+      if (d.state === 'WIP') d.state = d.action === 'UNDEPLOY' ? 'OK' : 'CANCELLED';
 
     if (outcome === 'vanish') {
       // The API answered with a deployment id, but nothing ever happens.

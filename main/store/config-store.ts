@@ -112,7 +112,9 @@ export class ConfigStore implements EngineConfig {
     const next = { ...this.cachedSettings, ...patch };
     const problems = settingsProblems(next);
     if (problems.length) {
-      throw new InputError(problems.map((p) => ({ field: p.split(':')[0] ?? '', message: p.slice(p.indexOf(':') + 2) })));
+      throw new InputError(
+        problems.map((p) => ({ field: p.split(':')[0] ?? '', message: p.slice(p.indexOf(':') + 2) })),
+      );
     }
     this.backend.set('settings', next);
     this.cachedSettings = next;
@@ -126,7 +128,9 @@ export class ConfigStore implements EngineConfig {
       for (const host of r.hosts) {
         const other = hostOwners.get(host);
         if (other && other !== r.appId) {
-          throw new InputError([{ field: 'hosts', message: `${host} already routes to another app (${other})` }]);
+          throw new InputError([
+            { field: 'hosts', message: `${host} already routes to another app (${other})` },
+          ]);
         }
         hostOwners.set(host, r.appId);
       }
