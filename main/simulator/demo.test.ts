@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import { MINUTE, SECOND } from '../../shared/durations.ts';
+import { ManualClock } from '../engine/clocks.ts';
+import { Engine } from '../engine/engine.ts';
+import { MONDAY_9AM } from '../engine/testing.ts';
+import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
+import { Datastore } from '../store/datastore.ts';
+import { buildDemoScenario } from './demo.ts';
+import { InProcessCleverPort } from './in-process-port.ts';
+
+describe('the demo scenario', () => {
+  it('shows every console state within ten minutes', async () => {
+    const clock = new ManualClock(MONDAY_9AM);
+    const demo = buildDemoScenario(clock);
+    const config = new ConfigStore(new MemoryBackend(), () => clock.now());
+    config.updateSettings(demo.settings);
+    for (const app of demo.apps) config.createRoute(app.route);
+    const engine = new Engine({
+      clock,
+      clever: new InProcessCleverPort(demo.cloud),
+      store: new Datastore(':memory:'),
+      config,
+    });
+    const seen = new Map<ReaperState, number>();
+    engine.on((e) => {
+      if (e.type === 'app' && !seen.has(e.record.state)) seen.set(e.record.state, clock.now() - MONDAY_9AM);
+    });
+    const stopTraffic = demo.startTraffic((appId, at) => void engine.request(appId, 'access-log', at));
+    engine.start();
+    for (let t = 0; t < 10 * MINUTE; t += 5 * SECOND) await clock.advance(5 * SECOND);
+    stopTraffic();
+    await engine.stop();
+    expect([...seen.keys()].sort()).toEqual([...REAPER_STATES].sort());
+    const causes = engine
+      .list()
+      .filter((r) => r.state === 'Error')
+      .map((r) => `${r.name}: ${r.cause}`)
+      .sort();
+    expect(causes).toEqual([
+      'billing-preview: the app failed to start on clever cloud',
+      'legacy-admin: the app was never deployed, it cannot be started',
+      'metrics-dashboard: the app did not stop within the fail timeout',
+      "partner-portal: unexpected clever cloud state 'MODERATED'",
+    ]);
+  });
+});
