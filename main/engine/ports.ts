@@ -43,7 +43,15 @@ export interface CleverDeployment {
 
 export type CallOptions = { signal?: AbortSignal };
 
+/** An owner of apps: the personal space (user_...) or an organisation (orga_...). */
+export interface CleverOwner {
+  id: string;
+  name: string;
+}
+
 export interface CleverCloudPort {
+  /** The personal space first, then the organisations the credentials can see. */
+  listOwners(options?: CallOptions): Promise<CleverOwner[]>;
   listApplications(ownerId: string, options?: CallOptions): Promise<CleverApp[]>;
   /** null when the app does not exist (or is not visible with these credentials). */
   getApplication(ownerId: string, appId: string, options?: CallOptions): Promise<CleverApp | null>;

@@ -7,6 +7,7 @@ import {
   CleverCallError,
   type CleverCloudPort,
   type CleverDeployment,
+  type CleverOwner,
 } from '../engine/ports.ts';
 import { type SimApp, SimError, type SimulatedCloud } from './model.ts';
 
@@ -43,6 +44,11 @@ export class InProcessCleverPort implements CleverCloudPort {
     let n = 0;
     for (const v of this.calls.values()) n += v;
     return n;
+  }
+
+  async listOwners(): Promise<CleverOwner[]> {
+    this.count('listOwners');
+    return [this.cloud.user, ...this.cloud.organisations].map((o) => ({ id: o.id, name: o.name }));
   }
 
   async listApplications(ownerId: string): Promise<CleverApp[]> {
