@@ -106,7 +106,7 @@ export class Engine {
     this.records = new Map(this.deps.store.loadRecords().map((r) => [r.appId, r]));
     this.configChanged();
     this.armSweep(0);
-    this.armFast(this.settings.fastIntervalMs);
+    this.armFast(this.nextTick(this.settings.fastIntervalMs, this.deps.clock.now()));
   }
 
   /** Stop both paces and every timer; wait for evaluations under way to end (their calls aborted). */
@@ -335,13 +335,23 @@ export class Engine {
 
   // ---- the paces -------------------------------------------------------------------------------
 
+  /**
+   * Both paces tick at multiples of their interval on the engine's clock (hh:mm:00, :30; every 5 s),
+   * whenever the engine started: a restarted engine looks at its apps at the same moments as before.
+   * A run that takes longer than the interval skips the ticks it overlapped instead of stacking them.
+   */
+  private nextTick(interval: number, earliest: number): number {
+    const now = this.deps.clock.now();
+    const at = Math.max(earliest, now);
+    return Math.ceil((at + 1) / interval) * interval - now;
+  }
+
   private armSweep(delay: number): void {
     if (!this.running) return;
     this.sweepTimer = this.deps.clock.setTimeout(() => {
-      const started = this.deps.clock.now();
       void this.runSweep().finally(() => {
-        const elapsed = this.deps.clock.now() - started;
-        this.armSweep(Math.max(FLOOR_MS, this.settings.intervalMs - elapsed));
+        const now = this.deps.clock.now();
+        this.armSweep(this.nextTick(this.settings.intervalMs, now + FLOOR_MS));
       });
     }, delay);
   }
@@ -349,10 +359,9 @@ export class Engine {
   private armFast(delay: number): void {
     if (!this.running) return;
     this.fastTimer = this.deps.clock.setTimeout(() => {
-      const started = this.deps.clock.now();
       void this.runFast().finally(() => {
-        const elapsed = this.deps.clock.now() - started;
-        this.armFast(Math.max(FLOOR_MS, this.settings.fastIntervalMs - elapsed));
+        const now = this.deps.clock.now();
+        this.armFast(this.nextTick(this.settings.fastIntervalMs, now + FLOOR_MS));
       });
     }, delay);
   }

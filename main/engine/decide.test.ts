@@ -1,0 +1,499 @@
+/**
+ * The lifecycle spec, table by table and row by row, against the pure decision function: no timers,
+ * no I/O. Each test is named after the line of the spec it checks.
+ */
+import { describe, expect, it } from 'vitest';
+import { type AppRecord, CAUSES, newRecord, type ReaperState } from '../../shared/domain.ts';
+import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import type { AppRouting } from '../../shared/routes.ts';
+import { type MustBeUpRange, Schedule } from '../../shared/schedule.ts';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
+import { type Decision, type DecisionContext, decide, nextDueAt, type Observation } from './decide.ts';
+import type { CleverApp, CleverDeployment } from './ports.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0); // a Monday
+const APP = 'app_00000000-0000-4000-8000-000000000001';
+const OWNER = 'orga_00000000-0000-4000-8000-000000000002';
+
+function record(state: ReaperState, overrides: Partial<AppRecord> = {}): AppRecord {
+  return { ...newRecord(APP, OWNER, 'staging', T0 - 2 * HOUR), state, lastDeployNumber: 3, ...overrides };
+}
+
+function app(state: string, overrides: Partial<CleverApp> = {}): CleverApp {
+  return { id: APP, ownerId: OWNER, name: 'staging', state, lastDeployNumber: 3, ...overrides };
+}
+
+function deployment(state: string, overrides: Partial<CleverDeployment> = {}): CleverDeployment {
+  return { uuid: `dep-${state}`, state, action: 'DEPLOY', date: T0 - HOUR, cause: null, ...overrides };
+}
+
+function routing(overrides: Partial<AppRouting> = {}): AppRouting {
+  return {
+    managed: true,
+    ownerId: OWNER,
+    gracePeriodMs: HOUR,
+    ranges: [],
+    hosts: [],
+    filters: { pathPrefixes: [], sources: [] },
+    routeIds: ['route_1'],
+    ...overrides,
+  };
+}
+
+function ctx(
+  options: {
+    now?: number;
+    settings?: Partial<Settings>;
+    routing?: AppRouting | null;
+    ranges?: MustBeUpRange[];
+  } = {},
+): DecisionContext {
+  const r =
+    options.routing === null ? undefined : (options.routing ?? routing({ ranges: options.ranges ?? [] }));
+  return {
+    now: options.now ?? T0,
+    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    routing: r,
+    schedule: new Schedule(r?.ranges ?? []),
+  };
+}
+
+/** Decide, reading deployments when the decision asks for them, like the job does. */
+function run(rec: AppRecord, obs: Observation, c: DecisionContext = ctx()): Decision {
+  const first = decide(rec, { app: obs.app }, c);
+  if (first.type !== 'need-deployments') return first;
+  if (!obs.deployments) throw new Error('the decision needs deployments the test did not give');
+  return decide(rec, obs, c);
+}
+
+function to(d: Decision): ReaperState | 'stay' | 'release' {
+  if (d.type === 'release') return 'release';
+  if (d.type !== 'act') throw new Error(`unexpected ${d.type}`);
+  return d.transition?.to ?? 'stay';
+}
+
+function callOf(d: Decision): string | undefined {
+  return d.type === 'act' ? d.call : undefined;
+}
+
+function patchOf(d: Decision): Partial<AppRecord> {
+  if (d.type !== 'act') throw new Error(`unexpected ${d.type}`);
+  return d.patch;
+}
+
+/** An Up app idle for longer than its grace period (came up 2 h ago, one-hour grace). */
+const idleUp = () => record('Up', { cameUpAt: T0 - 2 * HOUR, lastRequestAt: T0 - 90 * MINUTE });
+
+describe('the states: WaitingForInit is read from Clever Cloud at the next run', () => {
+  it('an app Clever Cloud says SHOULD_BE_UP becomes Up, its grace period counted from now', () => {
+    const d = run(record('WaitingForInit'), { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] });
+    expect(to(d)).toBe('Up');
+    expect(patchOf(d).cameUpAt).toBe(T0);
+  });
+
+  it('an app Clever Cloud says SHOULD_BE_UP with a deployment under way becomes WaitingForUp', () => {
+    const d = run(record('WaitingForInit'), { app: app('SHOULD_BE_UP'), deployments: [deployment('WIP')] });
+    expect(to(d)).toBe('WaitingForUp');
+    expect(patchOf(d).deploymentId).toBe('dep-WIP');
+  });
+
+  it('an app Clever Cloud says SHOULD_BE_DOWN becomes Down', () => {
+    expect(to(run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN') }))).toBe('Down');
+  });
+
+  it('an app Clever Cloud says WANTS_TO_BE_UP becomes WaitingForUp', () => {
+    expect(to(run(record('WaitingForInit'), { app: app('WANTS_TO_BE_UP') }))).toBe('WaitingForUp');
+  });
+
+  it('an app Clever Cloud does not know stays Initializing with a notice, not an Error', () => {
+    const d = run(record('WaitingForInit'), { app: null });
+    expect(to(d)).toBe('stay');
+    expect(patchOf(d).notice).toMatch(/does not know this app/);
+  });
+});
+
+describe('Going to sleep: an Up app is put to sleep when all of these hold', () => {
+  const obs = { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] };
+
+  it('all four conditions hold: the reaper reads the last deployment, then stops the app', () => {
+    const first = decide(idleUp(), { app: obs.app }, ctx());
+    expect(first.type).toBe('need-deployments');
+    const d = run(idleUp(), obs);
+    expect(to(d)).toBe('WaitingForShutdown');
+    expect(callOf(d)).toBe('stop');
+    expect(patchOf(d)).toMatchObject({ stopAskedAt: T0, pendingCall: 'stop' });
+  });
+
+  it('Clever Cloud does not say SHOULD_BE_UP (WANTS_TO_BE_UP): no sleep', () => {
+    expect(to(run(idleUp(), { app: app('WANTS_TO_BE_UP'), deployments: [deployment('WIP')] }))).not.toBe(
+      'WaitingForShutdown',
+    );
+  });
+
+  it('inside a must-be-up range: no sleep', () => {
+    const ranges = [{ days: 'Mon-Fri', start: '08:00', end: '19:00', timeZone: 'UTC' }];
+    expect(to(run(idleUp(), obs, ctx({ ranges })))).toBe('stay');
+  });
+
+  it('traffic within the grace period (counted from the last request): no sleep', () => {
+    const rec = record('Up', { cameUpAt: T0 - 3 * HOUR, lastRequestAt: T0 - 59 * MINUTE });
+    expect(to(run(rec, obs))).toBe('stay');
+  });
+
+  it('the grace period ends exactly: asleep at grace, not a millisecond before', () => {
+    const rec = record('Up', { cameUpAt: T0 - 3 * HOUR, lastRequestAt: T0 - HOUR });
+    expect(to(run(rec, obs))).toBe('WaitingForShutdown');
+    expect(to(run(rec, obs, ctx({ now: T0 - 1 })))).toBe('stay');
+  });
+
+  it('came up within the grace period (counted from when it came up, the later of the two): no sleep', () => {
+    const rec = record('Up', { cameUpAt: T0 - 30 * MINUTE, lastRequestAt: T0 - 3 * HOUR });
+    expect(to(run(rec, obs))).toBe('stay');
+  });
+
+  it('the kill switch is on: no sleep', () => {
+    expect(to(run(idleUp(), obs, ctx({ settings: { killSwitch: true } })))).toBe('stay');
+  });
+
+  it('dry-run: nothing is stopped, the sleep it would have done is recorded once with its reason', () => {
+    const d = run(idleUp(), obs, ctx({ settings: { dryRun: true } }));
+    expect(to(d)).toBe('stay');
+    expect(callOf(d)).toBeUndefined();
+    expect(d.type === 'act' && d.notes?.[0]).toMatchObject({ kind: 'would-sleep', actor: 'reaper' });
+    expect(d.type === 'act' && d.notes?.[0]?.reason).toMatch(/would stop the app; no traffic for 1 h 30 min/);
+    const noted = { ...idleUp(), ...patchOf(d) };
+    const again = run(noted, obs, ctx({ now: T0 + MINUTE, settings: { dryRun: true } }));
+    expect(again.type === 'act' && again.notes).toBeUndefined();
+  });
+
+  it('kept awake until a later time: no sleep before it', () => {
+    const rec = { ...idleUp(), keepAwakeUntil: T0 + HOUR };
+    expect(to(run(rec, obs))).toBe('stay');
+    expect(to(run(rec, obs, ctx({ now: T0 + HOUR })))).toBe('WaitingForShutdown');
+  });
+
+  describe('the last deployment table', () => {
+    it.each([
+      ['OK', [deployment('OK')]],
+      ['none', []],
+    ])('last deployment %s: the instances are stopped (WaitingForShutdown)', (_, deployments) => {
+      const d = run(idleUp(), { app: app('SHOULD_BE_UP'), deployments });
+      expect(to(d)).toBe('WaitingForShutdown');
+      expect(callOf(d)).toBe('stop');
+    });
+
+    it.each(['WIP', 'TASK_RUNNING'])(
+      'last deployment %s: someone is deploying, the reaper waits and checks again at the next run',
+      (state) => {
+        const d = run(idleUp(), { app: app('SHOULD_BE_UP'), deployments: [deployment(state)] });
+        expect(to(d)).toBe('stay');
+        expect(callOf(d)).toBeUndefined();
+        expect(patchOf(d).notice).toMatch(/someone is deploying/);
+      },
+    );
+
+    it.each(['FAIL', 'CANCELLED'])(
+      'last deployment %s: Error, the last deployment did not succeed, a stopped app might not start again',
+      (state) => {
+        const d = run(idleUp(), { app: app('SHOULD_BE_UP'), deployments: [deployment(state)] });
+        expect(to(d)).toBe('Error');
+        expect(patchOf(d).cause).toBe(
+          `the last deployment of the app is '${state}', it cannot be put to sleep safely`,
+        );
+      },
+    );
+
+    it('a stop (UNDEPLOY entry) is not a deployment: the deployment before it is the last one', () => {
+      const deployments = [deployment('OK', { action: 'UNDEPLOY', uuid: 'stop' }), deployment('FAIL')];
+      expect(to(run(idleUp(), { app: app('SHOULD_BE_UP'), deployments }))).toBe('Error');
+    });
+  });
+});
+
+describe('WaitingForShutdown becomes Down when Clever Cloud says SHOULD_BE_DOWN, or Error after the fail timeout', () => {
+  const stopping = (askedAgo: number) =>
+    record('WaitingForShutdown', { stopAskedAt: T0 - askedAgo, stateSince: T0 - askedAgo });
+
+  it('Clever Cloud says SHOULD_BE_DOWN: Down', () => {
+    expect(to(run(stopping(10 * SECOND), { app: app('SHOULD_BE_DOWN') }))).toBe('Down');
+  });
+
+  it('still SHOULD_BE_UP within the fail timeout: wait', () => {
+    expect(to(run(stopping(14 * MINUTE), { app: app('SHOULD_BE_UP') }))).toBe('stay');
+  });
+
+  it('still up after the fail timeout: Error, the app did not stop within the fail timeout', () => {
+    const d = run(stopping(15 * MINUTE), { app: app('SHOULD_BE_UP') });
+    expect(to(d)).toBe('Error');
+    expect(patchOf(d).cause).toBe('the app did not stop within the fail timeout');
+  });
+
+  it('a stop whose answer was lost is checked against the deployments before being sent again', () => {
+    const rec = { ...stopping(10 * SECOND), pendingCall: 'stop' as const };
+    const carriedOut = run(rec, {
+      app: app('SHOULD_BE_UP'),
+      deployments: [deployment('WIP', { action: 'UNDEPLOY', date: T0 - 9 * SECOND })],
+    });
+    expect(callOf(carriedOut)).toBeUndefined();
+    expect(patchOf(carriedOut).pendingCall).toBeNull();
+    const lost = run(rec, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] });
+    expect(callOf(lost)).toBe('stop');
+  });
+});
+
+describe('Waking up: a Down app is started when a request asks for it, or when a must-be-up range begins', () => {
+  it('a request asks for a Down app: it is started (WaitingForUp), the clock of its first start set', () => {
+    const rec = record('Down', { wakeRequestedAt: T0, lastRequestSource: 'wake-proxy' });
+    const d = run(rec, { app: app('SHOULD_BE_DOWN') });
+    expect(to(d)).toBe('WaitingForUp');
+    expect(callOf(d)).toBe('start');
+    expect(d.type === 'act' && d.transition?.actor).toBe('request');
+    expect(patchOf(d)).toMatchObject({ firstStartAskedAt: T0, lastStartAskedAt: T0, pendingCall: 'start' });
+  });
+
+  it('a must-be-up range begins while the app sleeps: it is started by the schedule', () => {
+    const ranges = [{ days: 'Mon-Fri', start: '09:00', end: '18:00', timeZone: 'UTC' }];
+    const rec = record('Down', { stateSince: T0 - 10 * HOUR });
+    const d = run(rec, { app: app('SHOULD_BE_DOWN') }, ctx({ ranges, now: T0 + 10 * SECOND }));
+    expect(to(d)).toBe('WaitingForUp');
+    expect(d.type === 'act' && d.transition?.actor).toBe('schedule');
+  });
+
+  it('an app stopped inside a range (after it began) is not started again until the next range begins', () => {
+    const ranges = [{ days: 'Mon-Fri', start: '08:00', end: '18:00', timeZone: 'UTC' }];
+    const rec = record('Down', { stateSince: T0 - 10 * MINUTE });
+    expect(to(run(rec, { app: app('SHOULD_BE_DOWN') }, ctx({ ranges })))).toBe('stay');
+  });
+
+  describe('the table followed after a start', () => {
+    const waking = (overrides: Partial<AppRecord> = {}) =>
+      record('WaitingForUp', {
+        firstStartAskedAt: T0 - 2 * MINUTE,
+        lastStartAskedAt: T0 - 2 * MINUTE,
+        stateSince: T0 - 2 * MINUTE,
+        deploymentId: 'ours',
+        ...overrides,
+      });
+    const ours = (state: string) => deployment(state, { uuid: 'ours', date: T0 - 2 * MINUTE });
+
+    it.each(['WIP', 'TASK_RUNNING'])('SHOULD_BE_UP, deployment %s: wait', (state) => {
+      expect(to(run(waking(), { app: app('SHOULD_BE_UP'), deployments: [ours(state)] }))).toBe('stay');
+    });
+
+    it('SHOULD_BE_UP, deployment OK: Up', () => {
+      const d = run(waking(), { app: app('SHOULD_BE_UP'), deployments: [ours('OK')] });
+      expect(to(d)).toBe('Up');
+      expect(patchOf(d)).toMatchObject({ cameUpAt: T0, firstStartAskedAt: null, deploymentId: null });
+    });
+
+    it('SHOULD_BE_UP, no deployment, when someone else started it: Up', () => {
+      const rec = waking({ firstStartAskedAt: null, lastStartAskedAt: null, deploymentId: null });
+      expect(to(run(rec, { app: app('SHOULD_BE_UP'), deployments: [] }))).toBe('Up');
+    });
+
+    it.each(['SHOULD_BE_UP', 'WANTS_TO_BE_UP', 'SHOULD_BE_DOWN'])(
+      '%s, deployment FAIL: Error, the app failed to start on clever cloud',
+      (cc) => {
+        const d = run(waking(), { app: app(cc), deployments: [ours('FAIL')] });
+        expect(to(d)).toBe('Error');
+        expect(patchOf(d).cause).toBe('the app failed to start on clever cloud');
+      },
+    );
+
+    it.each(['WANTS_TO_BE_UP', 'SHOULD_BE_DOWN'])(
+      '%s, deployment CANCELLED: Down, the next request asks again',
+      (cc) => {
+        expect(to(run(waking(), { app: app(cc), deployments: [ours('CANCELLED')] }))).toBe('Down');
+      },
+    );
+
+    it('SHOULD_BE_DOWN, no deployment after one minute: started again, with the clock of the first start', () => {
+      const rec = waking({ firstStartAskedAt: T0 - 5 * MINUTE, lastStartAskedAt: T0 - MINUTE });
+      const d = run(rec, {
+        app: app('SHOULD_BE_DOWN'),
+        deployments: [deployment('OK', { date: T0 - 2 * HOUR })],
+      });
+      expect(callOf(d)).toBe('restart');
+      expect(to(d)).toBe('stay');
+      expect(patchOf(d).lastStartAskedAt).toBe(T0);
+      expect(patchOf(d).firstStartAskedAt).toBeUndefined();
+    });
+
+    it('SHOULD_BE_DOWN, no deployment within the first minute: wait', () => {
+      const rec = waking({ lastStartAskedAt: T0 - 59 * SECOND });
+      expect(callOf(run(rec, { app: app('SHOULD_BE_DOWN'), deployments: [] }))).toBeUndefined();
+    });
+
+    it('not up within the fail timeout of its first start: Error, the app did not start within the fail timeout', () => {
+      const rec = waking({ firstStartAskedAt: T0 - 15 * MINUTE, lastStartAskedAt: T0 - 30 * SECOND });
+      const d = run(rec, { app: app('SHOULD_BE_UP'), deployments: [ours('WIP')] });
+      expect(to(d)).toBe('Error');
+      expect(patchOf(d).cause).toBe('the app did not start within the fail timeout');
+    });
+
+    it('starts that keep vanishing still end in Error: the restart keeps the clock of the first start', () => {
+      const rec = waking({
+        firstStartAskedAt: T0 - 15 * MINUTE,
+        lastStartAskedAt: T0 - MINUTE,
+        deploymentId: 'gone',
+      });
+      const d = run(rec, { app: app('SHOULD_BE_DOWN'), deployments: [] });
+      expect(to(d)).toBe('Error');
+      expect(patchOf(d).cause).toBe('the app did not start within the fail timeout');
+    });
+
+    it('a start whose answer was lost is adopted from the deployments, not sent twice', () => {
+      const rec = waking({ pendingCall: 'start', deploymentId: null, lastStartAskedAt: T0 - 10 * SECOND });
+      const found = run(rec, {
+        app: app('WANTS_TO_BE_UP'),
+        deployments: [deployment('WIP', { uuid: 'theirs', date: T0 - 9 * SECOND })],
+      });
+      expect(callOf(found)).toBeUndefined();
+      expect(patchOf(found)).toMatchObject({ pendingCall: null, deploymentId: 'theirs' });
+      const lost = run(rec, {
+        app: app('SHOULD_BE_DOWN'),
+        deployments: [deployment('OK', { date: T0 - 3 * HOUR })],
+      });
+      expect(callOf(lost)).toBe('restart');
+    });
+  });
+});
+
+describe('Changes made outside the reaper', () => {
+  it('an Up app stopped from the console becomes Down', () => {
+    const d = run(record('Up', { cameUpAt: T0 - MINUTE }), { app: app('SHOULD_BE_DOWN') });
+    expect(to(d)).toBe('Down');
+    expect(d.type === 'act' && d.transition?.actor).toBe('outside');
+  });
+
+  it('a Down app started outside the reaper becomes WaitingForUp while it boots', () => {
+    expect(to(run(record('Down'), { app: app('WANTS_TO_BE_UP') }))).toBe('WaitingForUp');
+    const booting = run(record('Down'), { app: app('SHOULD_BE_UP'), deployments: [deployment('WIP')] });
+    expect(to(booting)).toBe('WaitingForUp');
+  });
+
+  it('a Down app started outside the reaper becomes Up', () => {
+    const d = run(record('Down'), { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] });
+    expect(to(d)).toBe('Up');
+    expect(d.type === 'act' && d.transition?.actor).toBe('outside');
+  });
+
+  it('an Up app redeployed (a git push) goes through WaitingForUp and back to Up', () => {
+    const up = record('Up', { cameUpAt: T0 - MINUTE, lastDeployNumber: 3 });
+    const d = run(up, {
+      app: app('SHOULD_BE_UP', { lastDeployNumber: 4 }),
+      deployments: [deployment('WIP', { uuid: 'push' })],
+    });
+    expect(to(d)).toBe('WaitingForUp');
+    const waking = { ...up, ...patchOf(d), state: 'WaitingForUp' as const, stateSince: T0 };
+    const done = run(waking, {
+      app: app('SHOULD_BE_UP', { lastDeployNumber: 4 }),
+      deployments: [deployment('OK', { uuid: 'push' })],
+    });
+    expect(to(done)).toBe('Up');
+  });
+});
+
+describe('Errors: an app in Error is left alone until someone resets it', () => {
+  const inError = () => record('Error', { cause: CAUSES.startFailed });
+
+  it.each(['SHOULD_BE_UP', 'SHOULD_BE_DOWN', 'WANTS_TO_BE_UP', 'MODERATED'])(
+    'whatever Clever Cloud says (%s), no call and no transition',
+    (cc) => {
+      const d = run({ ...inError(), wakeRequestedAt: T0, lastRequestAt: T0 - 5 * HOUR }, { app: app(cc) });
+      expect(to(d)).toBe('stay');
+      expect(callOf(d)).toBeUndefined();
+    },
+  );
+
+  describe('the six causes, word for word', () => {
+    it('the stop never completed', () => {
+      expect(CAUSES.stopTimeout).toBe('the app did not stop within the fail timeout');
+    });
+    it('the start never completed', () => {
+      expect(CAUSES.startTimeout).toBe('the app did not start within the fail timeout');
+    });
+    it('its deployment failed', () => {
+      expect(CAUSES.startFailed).toBe('the app failed to start on clever cloud');
+    });
+    it("a failed or cancelled last deployment, with its state in place of '...'", () => {
+      expect(CAUSES.unsafeLastDeployment('CANCELLED')).toBe(
+        "the last deployment of the app is 'CANCELLED', it cannot be put to sleep safely",
+      );
+    });
+    it('Clever Cloud error 4014', () => {
+      expect(CAUSES.neverDeployed).toBe('the app was never deployed, it cannot be started');
+    });
+    it.each(['MODERATED', 'DEFAULT_OF_PAYMENT', 'SOMETHING_NEW'])(
+      "the app is %s: unexpected clever cloud state '%s'",
+      (cc) => {
+        for (const state of ['WaitingForInit', 'Up', 'Down', 'WaitingForUp', 'WaitingForShutdown'] as const) {
+          const d = run(record(state), { app: app(cc), deployments: [] });
+          expect(to(d)).toBe('Error');
+          expect(patchOf(d).cause).toBe(`unexpected clever cloud state '${cc}'`);
+        }
+      },
+    );
+  });
+});
+
+describe('Releasing an app no route manages any more', () => {
+  it('the job notices the change and waits five minutes before releasing', () => {
+    const rec = record('Up', { cameUpAt: T0 });
+    const noticed = run(rec, { app: app('SHOULD_BE_UP') }, ctx({ routing: null }));
+    expect(patchOf(noticed).releaseNoticedAt).toBe(T0);
+    const early = { ...rec, releaseNoticedAt: T0 };
+    expect(
+      to(run(early, { app: app('SHOULD_BE_UP') }, ctx({ routing: null, now: T0 + 5 * MINUTE - 1 }))),
+    ).toBe('stay');
+    const d = run(early, { app: app('SHOULD_BE_UP') }, ctx({ routing: null, now: T0 + 5 * MINUTE }));
+    expect(d).toEqual({ type: 'release', start: false, reason: 'released: forgotten' });
+  });
+
+  it('a sleeping app is started before its state is forgotten', () => {
+    const rec = record('Down', { releaseNoticedAt: T0 - 5 * MINUTE });
+    const d = run(rec, { app: app('SHOULD_BE_DOWN') }, ctx({ routing: null }));
+    expect(d).toMatchObject({ type: 'release', start: true });
+  });
+
+  it('a route enabled again within the delay cancels the release', () => {
+    const rec = record('Up', { cameUpAt: T0, releaseNoticedAt: T0 - MINUTE });
+    expect(patchOf(run(rec, { app: app('SHOULD_BE_UP') })).releaseNoticedAt).toBeNull();
+  });
+
+  it('an app in Error is released too (it is forgotten, never started)', () => {
+    const rec = record('Error', { cause: CAUSES.startFailed, releaseNoticedAt: T0 - 5 * MINUTE });
+    expect(run(rec, { app: app('SHOULD_BE_DOWN') }, ctx({ routing: null }))).toMatchObject({
+      type: 'release',
+      start: false,
+    });
+  });
+});
+
+describe('when the job looks again (the per-app timer)', () => {
+  it('an Up app is due at the end of its grace period, counted from the later of last request and came up', () => {
+    const rec = record('Up', { cameUpAt: T0 - 2 * HOUR, lastRequestAt: T0 - 10 * MINUTE });
+    expect(nextDueAt(rec, ctx())).toBe(T0 + 50 * MINUTE);
+  });
+
+  it('inside a must-be-up range, the grace period ends no earlier than the range', () => {
+    const ranges = [{ days: 'Mon', start: '08:00', end: '19:00', timeZone: 'UTC' }];
+    const rec = record('Up', { cameUpAt: T0 - 2 * HOUR, lastRequestAt: T0 - 10 * MINUTE });
+    expect(nextDueAt(rec, ctx({ ranges }))).toBe(Date.UTC(2026, 0, 5, 19, 0));
+  });
+
+  it('a Down app is due at the start of its next must-be-up range', () => {
+    const ranges = [{ days: 'Tue', start: '07:30', end: '09:00', timeZone: 'UTC' }];
+    expect(nextDueAt(record('Down'), ctx({ ranges }))).toBe(Date.UTC(2026, 0, 6, 7, 30));
+  });
+
+  it('a waking app is due when its vanished start must be sent again, then at its fail timeout', () => {
+    const rec = record('WaitingForUp', { firstStartAskedAt: T0, lastStartAskedAt: T0 });
+    expect(nextDueAt(rec, ctx())).toBe(T0 + MINUTE);
+    expect(nextDueAt({ ...rec, lastStartAskedAt: null }, ctx())).toBe(T0 + 15 * MINUTE);
+  });
+
+  it('the kill switch leaves no sleep to time', () => {
+    expect(nextDueAt(idleUp(), ctx({ settings: { killSwitch: true } }))).toBeNull();
+  });
+});
