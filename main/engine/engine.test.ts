@@ -328,7 +328,7 @@ describe('a restart of the engine (same data directory) resumes every app where 
       await h.clock.advance(5 * MINUTE);
       expect(h.state(app.id)).toBe(transit);
       await engine.stop(); // the old process is gone; its datastore is all that is left
-      (h.store as Datastore).close();
+      h.store.close();
       const again = harness({
         clock: h.clock,
         cloud: h.cloud,

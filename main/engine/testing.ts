@@ -19,7 +19,7 @@ export interface HarnessOptions {
   start?: number;
   settings?: SettingsUpdate;
   sim?: Partial<SimOptions>;
-  store?: EngineStore;
+  store?: Datastore;
   clock?: ManualClock;
   cloud?: SimulatedCloud;
   config?: ConfigStore;
