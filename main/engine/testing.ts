@@ -10,7 +10,7 @@ import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
 import { ManualClock } from './clocks.ts';
 import { Engine } from './engine.ts';
-import type { CleverCloudPort, EngineStore } from './ports.ts';
+import type { CleverCloudPort } from './ports.ts';
 
 /** Monday 5 January 2026, 09:00 UTC. */
 export const MONDAY_9AM = Date.UTC(2026, 0, 5, 9, 0, 0);
