@@ -1,0 +1,434 @@
+/**
+ * The Clever Cloud client: every call the reaper makes to the API, on ky.
+ *
+ * - Auth: OAuth1 PLAINTEXT or Bearer (see credentials.ts); the base URL is configurable (API_HOST),
+ *   which is how tests point it at the simulator.
+ * - Typed results validated at the boundary (schemas.ts).
+ * - Errors are CleverCallError: HTTP status, Clever Cloud error id and message; 4014 is "never
+ *   deployed". No credential ever appears in a message.
+ * - Retries with exponential backoff and full jitter on network errors, timeouts, 5xx and 429
+ *   (honouring Retry-After), never on other 4xx. Reads are retried; a start or a stop is retried only
+ *   when it surely did not reach Clever Cloud (429, connection refused), because its answer could be
+ *   lost after it was carried out: the engine checks the deployments before sending it again.
+ * - A timeout per attempt; every call takes an AbortSignal.
+ */
+import ky, { HTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import type { z } from 'zod';
+import {
+  type CleverApp,
+  CleverCallError,
+  type CleverCloudPort,
+  type CleverDeployment,
+  type CleverErrorKind,
+  type CleverOwner,
+} from '../engine/ports.ts';
+import { authorizationHeader, type Credentials, redact } from './credentials.ts';
+import {
+  type ApplicationJson,
+  applicationSchema,
+  deploymentSchema,
+  errorBodySchema,
+  normalizeDate,
+  organisationSchema,
+  startAnswerSchema,
+  userSchema,
+  vhostSchema,
+} from './schemas.ts';
+import { readSse, type SseEvent } from './sse.ts';
+
+export interface CallRecord {
+  /** "GET /v2/organisations/:XXX/applications" */
+  endpoint: string;
+  status: number | null;
+  outcome: 'ok' | CleverErrorKind;
+  durationMs: number;
+}
+
+export interface ClientOptions {
+  credentials: Credentials;
+  /** Overrides the credentials' API host (a flag or a setting). */
+  apiHost?: string | undefined;
+  /** Per attempt. */
+  timeoutMs?: number;
+  retryLimit?: number;
+  /** Upper bound of a backoff delay, and of a Retry-After honoured. */
+  backoffLimitMs?: number;
+  fetch?: typeof fetch;
+  onCall?: (call: CallRecord) => void;
+}
+
+const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
+
+/** Did the request surely not reach the server (safe to send again)? */
+function notSent(error: unknown): boolean {
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export class CleverClient implements CleverCloudPort {
+  readonly apiHost: string;
+  private readonly credentials: Credentials;
+  private readonly http: KyInstance;
+  private readonly options: ClientOptions;
+  private accessLogPath: 'accesslogs' | 'logs' = 'accesslogs';
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+    this.credentials = options.credentials;
+    this.apiHost = (options.apiHost ?? options.credentials.apiHost).replace(/\/+$/, '');
+    const backoffLimit = options.backoffLimitMs ?? 10_000;
+    this.http = ky.create({
+      baseUrl: `${this.apiHost}/`,
+      timeout: options.timeoutMs ?? 15_000,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      headers: { authorization: authorizationHeader(this.credentials), accept: 'application/json' },
+      retry: {
+        limit: options.retryLimit ?? 4,
+        methods: ['get'],
+        statusCodes: RETRY_STATUS,
+        afterStatusCodes: [429, 503],
+        maxRetryAfter: Math.max(backoffLimit, 30_000),
+        backoffLimit,
+        delay: (attempt) => 500 * 2 ** (attempt - 1),
+        jitter: true,
+        retryOnTimeout: true,
+      },
+    });
+  }
+
+  // ---- the port --------------------------------------------------------------------------------
+
+  async self(
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ id: string; name: string; email: string | null }> {
+    const user = await this.get('v2/self', userSchema, options);
+    return { id: user.id, name: user.name ?? user.id, email: user.email ?? null };
+  }
+
+  async listOwners(options: { signal?: AbortSignal } = {}): Promise<CleverOwner[]> {
+    const [user, organisations] = await Promise.all([
+      this.self(options),
+      this.get('v2/organisations', organisationSchema.array(), options),
+    ]);
+    const owners: CleverOwner[] = [{ id: user.id, name: 'Personal space' }];
+    for (const o of organisations) {
+      // The list holds the personal space too; organisations are the orga_ ids.
+      if (o.id.startsWith('orga_')) owners.push({ id: o.id, name: o.name ?? o.id });
+    }
+    return owners;
+  }
+
+  async listApplications(ownerId: string, options: { signal?: AbortSignal } = {}): Promise<CleverApp[]> {
+    const apps = await this.get(`${ownerPath(ownerId)}/applications`, applicationSchema.array(), options);
+    return apps.map((a) => toCleverApp(a, ownerId));
+  }
+
+  async getApplication(ownerId: string, appId: string, options: { signal?: AbortSignal } = {}) {
+    const app = await this.get(`${appPath(ownerId, appId)}`, applicationSchema, options, null);
+    return app ? toCleverApp(app, ownerId) : null;
+  }
+
+  async listDeployments(
+    ownerId: string,
+    appId: string,
+    options: { signal?: AbortSignal; limit?: number } = {},
+  ): Promise<CleverDeployment[]> {
+    const list = await this.get(
+      `${appPath(ownerId, appId)}/deployments`,
+      deploymentSchema.array(),
+      {
+        ...options,
+        searchParams: { limit: String(options.limit ?? 10) },
+      },
+      [],
+    );
+    return list.map((d, index) => {
+      const date = normalizeDate(d.date);
+      if (date === null) {
+        throw new CleverCallError('invalid-response', `a deployment of ${appId} has an unreadable date`, {
+          endpoint: 'GET /v2/organisations/:XXX/applications/:XXX/deployments',
+        });
+      }
+      // A WIP deployment that is not the newest did not finish: Clever Cloud's tools show it as failed.
+      const state = d.state === 'WIP' && index > 0 ? 'FAIL' : d.state;
+      return { uuid: d.uuid, state, action: d.action ?? null, date, cause: d.cause ?? null };
+    });
+  }
+
+  async getDeployment(
+    ownerId: string,
+    appId: string,
+    deploymentId: string,
+    options: { signal?: AbortSignal } = {},
+  ) {
+    const path = `${appPath(ownerId, appId)}/deployments/${encodeURIComponent(deploymentId)}`;
+    return this.get(path, deploymentSchema, options, null);
+  }
+
+  async listVhosts(
+    ownerId: string,
+    appId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string[]> {
+    const list = await this.get(`${appPath(ownerId, appId)}/vhosts`, vhostSchema.array(), options, []);
+    return list.map((v) => v.fqdn);
+  }
+
+  async startApplication(ownerId: string, appId: string, options: { signal?: AbortSignal } = {}) {
+    const answer = await this.send(
+      'post',
+      `${appPath(ownerId, appId)}/instances`,
+      startAnswerSchema,
+      options,
+    );
+    return { deploymentId: answer?.deploymentId ?? null };
+  }
+
+  async stopApplication(
+    ownerId: string,
+    appId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    await this.send('delete', `${appPath(ownerId, appId)}/instances`, null, options);
+  }
+
+  /**
+   * The access-log stream of an app (server-sent events). Ends when the server ends it or the signal
+   * aborts; the caller resumes with `lastEventId`. The path clients use is tried first, then the one
+   * of the OpenAPI description (which of the two is canonical is not confirmed).
+   */
+  async *accessLogs(
+    ownerId: string,
+    appId: string,
+    options: { signal?: AbortSignal; lastEventId?: string | null; since?: string } = {},
+  ): AsyncGenerator<SseEvent> {
+    const query = new URLSearchParams();
+    if (options.since) query.set('since', options.since);
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
+    let response: Response | null = null;
+    for (const variant of [
+      this.accessLogPath,
+      this.accessLogPath === 'accesslogs' ? 'logs' : 'accesslogs',
+    ] as const) {
+      const path = `v4/${variant}/organisations/${encodeURIComponent(ownerId)}/applications/${encodeURIComponent(appId)}/accesslogs`;
+      try {
+        response = await this.request('get', path, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          headers,
+          searchParams: query,
+          timeout: false,
+          retry: 0,
+        });
+        this.accessLogPath = variant;
+        break;
+      } catch (error) {
+        if (!(error instanceof CleverCallError && error.kind === 'not-found')) throw error;
+      }
+    }
+    if (!response?.body) throw new CleverCallError('invalid-response', 'the access-log stream has no body');
+    yield* readSse(response.body, options.signal);
+  }
+
+  // ---- plumbing --------------------------------------------------------------------------------
+
+  private async get<S extends z.ZodType, F = never>(
+    path: string,
+    schema: S,
+    options: { signal?: AbortSignal; searchParams?: Record<string, string> },
+    ifNotFound?: F,
+  ): Promise<z.output<S> | F> {
+    try {
+      const response = await this.request('get', path, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.searchParams ? { searchParams: options.searchParams } : {}),
+      });
+      return this.parse(path, 'get', schema, await response.text());
+    } catch (error) {
+      if (ifNotFound !== undefined && error instanceof CleverCallError && error.kind === 'not-found') {
+        return ifNotFound;
+      }
+      throw error;
+    }
+  }
+
+  private async send<S extends z.ZodType>(
+    method: 'post' | 'delete',
+    path: string,
+    schema: S | null,
+    options: { signal?: AbortSignal },
+  ): Promise<z.output<S> | null> {
+    const response = await this.request(method, path, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      retry: {
+        limit: this.options.retryLimit ?? 4,
+        methods: [method],
+        statusCodes: [429],
+        afterStatusCodes: [429],
+        maxRetryAfter: 30_000,
+        backoffLimit: this.options.backoffLimitMs ?? 10_000,
+        jitter: true,
+        shouldRetry: ({ error }) => {
+          if (error instanceof HTTPError) return error.response.status === 429;
+          return isNetworkError(error) && notSent(error);
+        },
+      },
+    });
+    if (!schema) return null;
+    return this.parse(path, method, schema, await response.text());
+  }
+
+  private parse<S extends z.ZodType>(path: string, method: string, schema: S, text: string): z.output<S> {
+    let json: unknown = null;
+    if (text.trim()) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new CleverCallError(
+          'invalid-response',
+          `Clever Cloud answered ${endpointOf(method, path)} with something that is not JSON`,
+          {
+            endpoint: endpointOf(method, path),
+          },
+        );
+      }
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      throw new CleverCallError(
+        'invalid-response',
+        `Clever Cloud answered ${endpointOf(method, path)} with an unexpected shape${where}: ${issue?.message ?? 'invalid'}`,
+        { endpoint: endpointOf(method, path) },
+      );
+    }
+    return result.data;
+  }
+
+  /** One call: ky with its retries; any failure becomes a CleverCallError without a credential in it. */
+  private async request(method: string, path: string, options: Options): Promise<Response> {
+    const endpoint = endpointOf(method, path);
+    const started = performance.now();
+    try {
+      const response = await this.http(path, { ...options, method });
+      this.options.onCall?.({
+        endpoint,
+        status: response.status,
+        outcome: 'ok',
+        durationMs: performance.now() - started,
+      });
+      return response;
+    } catch (error) {
+      const failure = await this.toCallError(error, endpoint);
+      this.options.onCall?.({
+        endpoint,
+        status: failure.status,
+        outcome: failure.kind,
+        durationMs: performance.now() - started,
+      });
+      throw failure;
+    }
+  }
+
+  private async toCallError(error: unknown, endpoint: string): Promise<CleverCallError> {
+    const clean = (s: string) => redact(s, this.credentials);
+    if (error instanceof HTTPError) {
+      const status = error.response.status;
+      const body = errorBodySchema.safeParse(error.data);
+      const cleverId = body.success ? (body.data.id ?? body.data.code ?? null) : null;
+      const text = body.success ? (body.data.message ?? body.data.error ?? null) : null;
+      const kind: CleverErrorKind =
+        String(cleverId) === '4014'
+          ? 'never-deployed'
+          : status === 401
+            ? 'unauthorized'
+            : status === 403
+              ? 'forbidden'
+              : status === 404
+                ? 'not-found'
+                : status === 429
+                  ? 'rate-limited'
+                  : status >= 500
+                    ? 'server'
+                    : 'client';
+      const idText = cleverId !== null ? ` (error ${cleverId})` : '';
+      const message = `Clever Cloud answered ${status}${idText} to ${endpoint}${text ? `: ${clean(text)}` : ''}`;
+      return new CleverCallError(kind, message, { status, cleverId, endpoint });
+    }
+    if (isTimeoutError(error)) {
+      return new CleverCallError('timeout', `Clever Cloud did not answer ${endpoint} in time`, { endpoint });
+    }
+    if (
+      error instanceof Error &&
+      (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR')
+    ) {
+      return new CleverCallError('aborted', `${endpoint} was cancelled`, { endpoint });
+    }
+    if (isNetworkError(error) || error instanceof TypeError) {
+      const reason = networkReason(error);
+      return new CleverCallError(
+        'network',
+        `Clever Cloud could not be reached for ${endpoint}${reason ? ` (${reason})` : ''}`,
+        {
+          endpoint,
+        },
+      );
+    }
+    if (error instanceof CleverCallError) return error;
+    return new CleverCallError(
+      'network',
+      clean(`${endpoint} failed: ${String((error as Error)?.message ?? error)}`),
+      {
+        endpoint,
+      },
+    );
+  }
+}
+
+function networkReason(error: unknown): string | null {
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: string }).code;
+    if (code) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function ownerPath(ownerId: string): string {
+  return `v2/organisations/${encodeURIComponent(ownerId)}`;
+}
+
+function appPath(ownerId: string, appId: string): string {
+  return `${ownerPath(ownerId)}/applications/${encodeURIComponent(appId)}`;
+}
+
+/** "GET /v2/organisations/:XXX/applications/:XXX", as the OpenAPI excerpt names endpoints. */
+export function endpointOf(method: string, path: string): string {
+  const normalized = `/${path}`.replace(/\/(organisations|applications|deployments)\/[^/]+/g, '/$1/:XXX');
+  return `${method.toUpperCase()} ${normalized}`;
+}
+
+export function toCleverApp(app: ApplicationJson, ownerId: string): CleverApp {
+  const flavor = app.instance?.minFlavor ?? app.instance?.maxFlavor ?? null;
+  return {
+    id: app.id,
+    ownerId: app.ownerId ?? ownerId,
+    name: app.name ?? app.id,
+    state: app.state,
+    lastDeployNumber: app.last_deploy ?? null,
+    instances: {
+      min: app.instance?.minInstances ?? 1,
+      max: app.instance?.maxInstances ?? app.instance?.minInstances ?? 1,
+      flavorName: flavor?.name ?? null,
+      flavorPrice: flavor?.price ?? null,
+    },
+    vhosts: (app.vhosts ?? []).map((v) => v.fqdn),
+  };
+}

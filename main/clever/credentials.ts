@@ -1,0 +1,261 @@
+/**
+ * Clever Cloud credentials: where they are found, in order, and how they are sent.
+ *
+ * 1. `CLEVER_TOKEN` + `CLEVER_SECRET` in the environment (as clever-tools reads them);
+ * 2. clever-tools' login file, `clever-tools.json` in the clever-cloud config folder of the OS, in its
+ *    profile format (`{version: 1, profiles: [...]}`, the first profile active) or its legacy format
+ *    (`{token, secret, expirationDate}`);
+ * 3. a token the operator gave the app (an OAuth token and secret, or an API token).
+ *
+ * OAuth tokens go as an OAuth 1.0a PLAINTEXT header with a consumer pair; the default pair is the
+ * public one clever-tools ships (its source says the disclosure is not a vulnerability), because a
+ * token from `clever login` only works with it. API tokens go as Bearer to the api-bridge host.
+ *
+ * Nothing here ever logs or returns a secret in a message.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_API_HOST = 'https://api.clever-cloud.com';
+export const DEFAULT_BRIDGE_HOST = 'https://api-bridge.clever-cloud.com';
+/** clever-tools' public OAuth consumer pair (src/config/config.js of clever-tools). */
+export const CLEVER_TOOLS_CONSUMER = {
+  key: 'T5nFjKeHH4AIlEveuGhB5S3xg8T19e',
+  secret: 'MgVMqTr6fWlf2M0tkC2MXOnhfqBWDT',
+};
+
+export type CredentialSource = 'environment' | 'clever-tools' | 'operator' | 'demo';
+
+export type Credentials =
+  | {
+      kind: 'oauth1';
+      token: string;
+      secret: string;
+      consumerKey: string;
+      consumerSecret: string;
+      /** The API base URL that goes with these credentials (a profile's API_HOST override). */
+      apiHost: string;
+      source: CredentialSource;
+      /** What to show the operator: where they came from (never the secret). */
+      detail: string;
+      expiresAt: number | null;
+    }
+  | {
+      kind: 'api-token';
+      token: string;
+      apiHost: string;
+      source: CredentialSource;
+      detail: string;
+      expiresAt: number | null;
+    };
+
+/** The Authorization header for a call: OAuth1 PLAINTEXT as clever-tools sends it, or Bearer. */
+export function authorizationHeader(credentials: Credentials): string {
+  if (credentials.kind === 'api-token') return `Bearer ${credentials.token}`;
+  const { consumerKey, consumerSecret, token, secret } = credentials;
+  const signature = `${encodeURIComponent(consumerSecret)}%26${encodeURIComponent(secret)}`;
+  return `OAuth oauth_consumer_key="${consumerKey}", oauth_token="${token}", oauth_signature="${signature}"`;
+}
+
+/** The folder clever-tools keeps its login in, for this OS. */
+export function cleverToolsConfigDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  home: string,
+): string {
+  if (platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'clever-cloud');
+  const xdg = env.XDG_CONFIG_HOME?.trim();
+  return join(xdg ? xdg : join(home, '.config'), 'clever-cloud');
+}
+
+const overridesSchema = z
+  .object({
+    API_HOST: z.url().optional(),
+    AUTH_BRIDGE_HOST: z.url().optional(),
+    OAUTH_CONSUMER_KEY: z.string().min(1).optional(),
+    OAUTH_CONSUMER_SECRET: z.string().min(1).optional(),
+  })
+  .passthrough();
+
+const profileSchema = z
+  .object({
+    alias: z.string().optional(),
+    token: z.string().min(1),
+    secret: z.string().min(1),
+    expirationDate: z.union([z.string(), z.number()]).optional(),
+    email: z.string().optional(),
+    userId: z.string().optional(),
+    overrides: overridesSchema.optional(),
+  })
+  .passthrough();
+
+const profileFileSchema = z.object({ version: z.number(), profiles: z.array(profileSchema) }).passthrough();
+const legacyFileSchema = z
+  .object({
+    token: z.string().min(1),
+    secret: z.string().min(1),
+    expirationDate: z.union([z.string(), z.number()]).optional(),
+  })
+  .passthrough();
+
+function parseExpiry(value: string | number | undefined): number | null {
+  if (value === undefined) return null;
+  const t = typeof value === 'number' ? value : Date.parse(value);
+  return Number.isFinite(t) ? t : null;
+}
+
+export interface DiscoveryInput {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  home: string;
+  /** API base URL override (flag or setting); `API_HOST` in the environment otherwise. */
+  apiHost?: string | undefined;
+  /** A token the operator gave the app, if any. */
+  operator?: Credentials | null;
+  read?: (file: string) => Promise<string>;
+}
+
+export interface Discovery {
+  credentials: Credentials | null;
+  /** Why each source was or was not used, for the dashboard's credentials status. */
+  notes: string[];
+}
+
+/** Find credentials in the documented order; never throws for a missing or broken file. */
+export async function discoverCredentials(input: DiscoveryInput): Promise<Discovery> {
+  const { env } = input;
+  const notes: string[] = [];
+  const consumerKey = env.OAUTH_CONSUMER_KEY || CLEVER_TOOLS_CONSUMER.key;
+  const consumerSecret = env.OAUTH_CONSUMER_SECRET || CLEVER_TOOLS_CONSUMER.secret;
+  const apiHost = input.apiHost || env.API_HOST || DEFAULT_API_HOST;
+
+  if (env.CLEVER_TOKEN && env.CLEVER_SECRET) {
+    return {
+      credentials: {
+        kind: 'oauth1',
+        token: env.CLEVER_TOKEN,
+        secret: env.CLEVER_SECRET,
+        consumerKey,
+        consumerSecret,
+        apiHost,
+        source: 'environment',
+        detail: 'CLEVER_TOKEN and CLEVER_SECRET',
+        expiresAt: null,
+      },
+      notes,
+    };
+  }
+  if (env.CLEVER_TOKEN || env.CLEVER_SECRET)
+    notes.push('CLEVER_TOKEN and CLEVER_SECRET must both be set; ignored');
+
+  const file = join(cleverToolsConfigDir(env, input.platform, input.home), 'clever-tools.json');
+  const read = input.read ?? ((f: string) => readFile(f, 'utf8'));
+  let text: string | null = null;
+  try {
+    text = await read(file);
+  } catch {
+    notes.push('no clever-tools login found (run `clever login`)');
+  }
+  if (text !== null) {
+    const found = parseCleverToolsFile(text, { consumerKey, consumerSecret, apiHost });
+    if ('credentials' in found) {
+      if (found.credentials.expiresAt !== null && found.credentials.expiresAt < Date.now()) {
+        notes.push('the clever-tools login has expired (run `clever login` again)');
+      } else {
+        if (input.operator) notes.push('the clever-tools login comes before the token given in the app');
+        return { credentials: found.credentials, notes };
+      }
+    } else {
+      notes.push(`the clever-tools login file could not be used: ${found.problem}`);
+    }
+  }
+  if (input.operator) return { credentials: input.operator, notes };
+  return { credentials: null, notes };
+}
+
+export function parseCleverToolsFile(
+  text: string,
+  defaults: { consumerKey: string; consumerSecret: string; apiHost: string },
+): { credentials: Credentials } | { problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { problem: 'it is not valid JSON' };
+  }
+  const profiles = profileFileSchema.safeParse(json);
+  if (profiles.success) {
+    const active = profiles.data.profiles[0];
+    if (!active) return { problem: 'it holds no profile' };
+    const o = active.overrides ?? {};
+    return {
+      credentials: {
+        kind: 'oauth1',
+        token: active.token,
+        secret: active.secret,
+        consumerKey: o.OAUTH_CONSUMER_KEY ?? defaults.consumerKey,
+        consumerSecret: o.OAUTH_CONSUMER_SECRET ?? defaults.consumerSecret,
+        apiHost: o.API_HOST ?? defaults.apiHost,
+        source: 'clever-tools',
+        detail: `clever-tools profile ${active.alias ?? 'default'}${active.email ? ` (${active.email})` : ''}`,
+        expiresAt: parseExpiry(active.expirationDate),
+      },
+    };
+  }
+  const legacy = legacyFileSchema.safeParse(json);
+  if (legacy.success) {
+    return {
+      credentials: {
+        kind: 'oauth1',
+        token: legacy.data.token,
+        secret: legacy.data.secret,
+        consumerKey: defaults.consumerKey,
+        consumerSecret: defaults.consumerSecret,
+        apiHost: defaults.apiHost,
+        source: 'clever-tools',
+        detail: 'clever-tools login (legacy format)',
+        expiresAt: parseExpiry(legacy.data.expirationDate),
+      },
+    };
+  }
+  return { problem: 'it holds neither a profile nor a token and secret' };
+}
+
+/** Credentials from what the operator pasted: an OAuth token + secret, or an API token. */
+export function operatorCredentials(
+  input: { kind: 'oauth1'; token: string; secret: string } | { kind: 'api-token'; token: string },
+  options: { apiHost?: string; bridgeHost?: string; consumerKey?: string; consumerSecret?: string } = {},
+): Credentials {
+  if (input.kind === 'api-token') {
+    return {
+      kind: 'api-token',
+      token: input.token,
+      apiHost: options.bridgeHost ?? DEFAULT_BRIDGE_HOST,
+      source: 'operator',
+      detail: 'an API token given in the app',
+      expiresAt: null,
+    };
+  }
+  return {
+    kind: 'oauth1',
+    token: input.token,
+    secret: input.secret,
+    consumerKey: options.consumerKey ?? CLEVER_TOOLS_CONSUMER.key,
+    consumerSecret: options.consumerSecret ?? CLEVER_TOOLS_CONSUMER.secret,
+    apiHost: options.apiHost ?? DEFAULT_API_HOST,
+    source: 'operator',
+    detail: 'an OAuth token given in the app',
+    expiresAt: null,
+  };
+}
+
+/** Replace every credential value in `text` by a placeholder (for logs and error messages). */
+export function redact(text: string, credentials: Credentials | null): string {
+  if (!credentials) return text;
+  const secrets = [credentials.token];
+  if (credentials.kind === 'oauth1') secrets.push(credentials.secret, credentials.consumerSecret);
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+  return out;
+}

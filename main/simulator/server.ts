@@ -1,0 +1,504 @@
+/**
+ * The simulator over HTTP on loopback: the same paths, methods, shapes and error bodies as the real
+ * Clever Cloud API for every call the client makes, with its credentials checked, plus a control API
+ * under /_sim/ for tests and demos (outside actions, deployment outcomes, API faults, traffic, call
+ * counts). Runnable alone: `npm run simulator -- --port N`.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { CleverState } from '../../shared/domain.ts';
+import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
+import { SimError } from './model.ts';
+import {
+  accessLogView,
+  applicationView,
+  deploymentView,
+  message,
+  organisationView,
+  userView,
+} from './views.ts';
+
+/** Credentials the simulator accepts, as a real account would have them. */
+export interface SimCredentials {
+  /** OAuth1: the consumer pair and the user's token and secret. */
+  oauth?: { consumerKey: string; consumerSecret: string; token: string; secret: string };
+  /** API tokens, sent as Bearer (to the api-bridge host on the real platform). */
+  apiTokens?: string[];
+}
+
+export const DEMO_CREDENTIALS: Required<SimCredentials> = {
+  oauth: {
+    consumerKey: 'sim-consumer-key',
+    consumerSecret: 'sim-consumer-secret',
+    token: 'sim-user-token',
+    secret: 'sim-user-secret',
+  },
+  apiTokens: ['sim-api-token'],
+};
+
+/** An API fault, applied to the next `count` matching calls (Infinity for an outage). */
+export type Fault = (
+  | { kind: 'status'; status: number; retryAfterSec?: number }
+  | { kind: 'delay'; ms: number }
+  /** The connection is dropped before the call is carried out. */
+  | { kind: 'drop' }
+  /** The call is carried out, then the connection is dropped: its answer is lost. */
+  | { kind: 'drop-after' }
+) & { count: number; match?: string };
+
+export interface SimulatorServer {
+  url: string;
+  server: Server;
+  cloud: SimulatedCloud;
+  /** Calls per endpoint ("GET /v2/organisations/:XXX/applications"), and per endpoint and status. */
+  calls: Map<string, number>;
+  outcomes: Map<string, number>;
+  faults: Fault[];
+  totalCalls(): number;
+  resetCalls(): void;
+  /** Close every open access-log stream (a dropped connection, for resume tests). */
+  dropStreams(): void;
+  close(): Promise<void>;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: (ctx: Ctx, params: string[]) => Promise<void> | void;
+}
+
+interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** Set by a `drop-after` fault: the answer is not sent. */
+  dropAnswer: boolean;
+}
+
+const HEARTBEAT_MS = 2000;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export async function startSimulatorServer(options: {
+  cloud: SimulatedCloud;
+  credentials?: SimCredentials;
+  port?: number;
+  host?: string;
+}): Promise<SimulatorServer> {
+  const { cloud } = options;
+  const credentials = options.credentials ?? DEMO_CREDENTIALS;
+  const calls = new Map<string, number>();
+  const outcomes = new Map<string, number>();
+  const faults: Fault[] = [];
+  const streams = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+
+  const send = (ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (ctx.dropAnswer) {
+      ctx.req.socket.destroy();
+      return;
+    }
+    const key = `${ctx.req.method} ${normalize(ctx.url.pathname)} ${status}`;
+    outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    ctx.res.writeHead(status, { ...JSON_HEADERS, ...headers });
+    ctx.res.end(JSON.stringify(body));
+  };
+  const fail = (ctx: Ctx, status: number, id: number, text: string) =>
+    send(ctx, status, message(id, text, 'error'));
+
+  /** The owner a path names: /v2/self/... is the personal space. */
+  const ownerOf = (ctx: Ctx, segment: string | undefined): string | null => {
+    const id = segment === undefined ? cloud.user.id : decodeURIComponent(segment);
+    if (!cloud.owner(id)) {
+      fail(ctx, 404, 4004, 'Organisation not found');
+      return null;
+    }
+    return id;
+  };
+  const appOf = (ctx: Ctx, ownerSegment: string | undefined, appSegment: string): SimApp | null => {
+    const ownerId = ownerOf(ctx, ownerSegment);
+    if (!ownerId) return null;
+    const app = cloud.app(ownerId, decodeURIComponent(appSegment));
+    if (!app) {
+      fail(ctx, 404, 4002, "The provided application id doesn't belong to you");
+      return null;
+    }
+    return app;
+  };
+
+  // v2 routes exist under /v2/organisations/{ownerId}/... and, for the personal space, /v2/self/...
+  const OWNER = '(?:organisations/([^/]+)|self)';
+  const routes: Route[] = [
+    { method: 'GET', pattern: /^\/v2\/self$/, handler: (ctx) => send(ctx, 200, userView(cloud)) },
+    {
+      method: 'GET',
+      pattern: /^\/v2\/organisations$/,
+      // Like the real list, it holds the personal space too (clients filter on the orga_ prefix).
+      handler: (ctx) => send(ctx, 200, [cloud.user, ...cloud.organisations].map(organisationView)),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications$`),
+      handler: (ctx, [owner]) => {
+        const ownerId = ownerOf(ctx, owner);
+        if (ownerId) send(ctx, 200, cloud.appsOf(ownerId).map(applicationView));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (app) send(ctx, 200, applicationView(app));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (!app) return;
+        const { deploymentId } = cloud.start(app.ownerId, app.id);
+        send(ctx, 200, { ...message(0, 'The application has been deployed', 'success'), deploymentId });
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (!app) return;
+        cloud.stop(app.ownerId, app.id);
+        send(ctx, 200, message(0, 'The application has been stopped', 'success'));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/deployments$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (!app) return;
+        const limit = Number(ctx.url.searchParams.get('limit') ?? '1000');
+        const offset = Number(ctx.url.searchParams.get('offset') ?? '0');
+        const list = cloud.deployments(app).slice(offset, offset + (Number.isFinite(limit) ? limit : 1000));
+        send(ctx, 200, list.map(deploymentView));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/deployments/([^/]+)$`),
+      handler: (ctx, [owner, appId, depId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (!app) return;
+        const d = cloud.deployments(app).find((x) => x.uuid === decodeURIComponent(depId!));
+        if (d) send(ctx, 200, deploymentView(d));
+        else fail(ctx, 404, 4004, 'Deployment not found');
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/vhosts$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (app)
+          send(
+            ctx,
+            200,
+            app.vhosts.map((fqdn) => ({ fqdn })),
+          );
+      },
+    },
+    {
+      // Both paths are in use (the clients' and the OpenAPI's); which one is canonical is unconfirmed.
+      method: 'GET',
+      pattern: /^\/v4\/(?:accesslogs|logs)\/organisations\/([^/]+)\/applications\/([^/]+)\/accesslogs$/,
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (app) streamAccessLogs(ctx, app);
+      },
+    },
+  ];
+
+  const streamAccessLogs = (ctx: Ctx, app: SimApp) => {
+    const { req, res, url } = ctx;
+    const lastEventId = Number(
+      req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? Number.NaN,
+    );
+    const since = url.searchParams.get('since');
+    const until = url.searchParams.get('until');
+    const limit = Number(url.searchParams.get('limit') ?? Number.POSITIVE_INFINITY);
+    const sinceMs = since ? Date.parse(since) : Number.NaN;
+    const untilMs = until ? Date.parse(until) : Number.NaN;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    const key = `GET ${normalize(url.pathname)} 200`;
+    outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    streams.add(res);
+    let sent = 0;
+    let ended = false;
+    const end = (endedBy: string) => {
+      if (ended) return;
+      ended = true;
+      res.write(`event: END_OF_STREAM\ndata: ${JSON.stringify({ endedBy })}\n\n`);
+      res.end();
+    };
+    const emit = (e: AccessLogEntry) => {
+      if (ended) return;
+      if (Number.isFinite(untilMs) && e.date > untilMs) return end('UNTIL_REACHED');
+      res.write(`id: ${e.seq}\nevent: ACCESS_LOG\ndata: ${JSON.stringify(accessLogView(e))}\n\n`);
+      if (++sent >= limit) end('LIMIT_REACHED');
+    };
+    // The backlog: after the last event the client saw, or since a date.
+    for (const e of app.accessLog) {
+      if (Number.isFinite(lastEventId) ? e.seq > lastEventId : Number.isFinite(sinceMs) && e.date >= sinceMs)
+        emit(e);
+    }
+    const off = cloud.onAccessLog((e) => {
+      if (e.appId === app.id) emit(e);
+    });
+    const heartbeat = setInterval(() => {
+      if (Number.isFinite(untilMs) && cloud.clock.now() > untilMs) end('UNTIL_REACHED');
+      else if (!ended) res.write('event: HEARTBEAT\ndata: {}\n\n');
+    }, HEARTBEAT_MS);
+    const cleanup = () => {
+      clearInterval(heartbeat);
+      off();
+      streams.delete(res);
+    };
+    res.on('close', cleanup);
+  };
+
+  const control = createControl(cloud, faults, calls, outcomes);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const ctx: Ctx = { req, res, url, dropAnswer: false };
+    if (url.pathname.startsWith('/_sim/')) return control(ctx, await readBody(req));
+
+    const endpoint = `${req.method} ${normalize(url.pathname)}`;
+    calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1);
+
+    const fault = takeFault(faults, endpoint);
+    if (fault?.kind === 'drop') return req.socket.destroy();
+    if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
+    if (fault?.kind === 'status') {
+      const headers: Record<string, string> = fault.retryAfterSec
+        ? { 'retry-after': String(fault.retryAfterSec) }
+        : {};
+      return send(ctx, fault.status, message(fault.status, httpText(fault.status), 'error'), headers);
+    }
+    if (fault?.kind === 'drop-after') ctx.dropAnswer = true;
+
+    if (!authorised(req, credentials))
+      return fail(ctx, 401, 401, 'Not authorized: missing or invalid credentials');
+
+    for (const route of routes) {
+      if (route.method !== req.method) continue;
+      const m = route.pattern.exec(url.pathname);
+      if (!m) continue;
+      try {
+        await route.handler(ctx, m.slice(1));
+      } catch (error) {
+        if (error instanceof SimError) fail(ctx, error.status, error.id, error.message);
+        else fail(ctx, 500, 500, 'Internal error');
+      }
+      return;
+    }
+    fail(ctx, 404, 404, `No route for ${req.method} ${url.pathname}`);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const address = server.address() as AddressInfo;
+
+  return {
+    url: `http://${address.address}:${address.port}`,
+    server,
+    cloud,
+    calls,
+    outcomes,
+    faults,
+    totalCalls: () => [...calls.values()].reduce((a, b) => a + b, 0),
+    resetCalls: () => {
+      calls.clear();
+      outcomes.clear();
+    },
+    dropStreams: () => {
+      for (const s of streams) s.socket?.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** "GET /v2/organisations/orga_x/applications/app_y" -> "/v2/organisations/:XXX/applications/:XXX". */
+export function normalize(path: string): string {
+  return path.replace(/\/(organisations|applications|deployments)\/[^/]+/g, '/$1/:XXX');
+}
+
+function takeFault(faults: Fault[], endpoint: string): Fault | undefined {
+  const index = faults.findIndex((f) => f.count > 0 && (!f.match || endpoint.includes(f.match)));
+  if (index < 0) return undefined;
+  const fault = faults[index]!;
+  fault.count--;
+  if (fault.count <= 0) faults.splice(index, 1);
+  return fault;
+}
+
+function httpText(status: number): string {
+  if (status === 429) return 'Too many requests';
+  if (status >= 500) return 'The service is temporarily unavailable';
+  return 'Request failed';
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** OAuth1 PLAINTEXT (signature = consumer secret & token secret, URL-encoded) or Bearer. */
+export function authorised(req: IncomingMessage, credentials: SimCredentials): boolean {
+  const header = req.headers.authorization ?? '';
+  if (header.startsWith('Bearer ')) {
+    const token = header.slice(7).trim();
+    return (credentials.apiTokens ?? []).some((t) => same(t, token));
+  }
+  if (!header.startsWith('OAuth ') || !credentials.oauth) return false;
+  const params = new Map<string, string>();
+  for (const m of header.slice(6).matchAll(/([a-z_]+)="([^"]*)"/g)) params.set(m[1]!, m[2]!);
+  const o = credentials.oauth;
+  const signature = decodeURIComponent(params.get('oauth_signature') ?? '');
+  return (
+    same(params.get('oauth_consumer_key') ?? '', o.consumerKey) &&
+    same(params.get('oauth_token') ?? '', o.token) &&
+    same(signature, `${o.consumerSecret}&${o.secret}`)
+  );
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (!chunks.length) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** The control API: what tests and the demo do to the simulated platform. Loopback only, no auth. */
+function createControl(
+  cloud: SimulatedCloud,
+  faults: Fault[],
+  calls: Map<string, number>,
+  outcomes: Map<string, number>,
+) {
+  const json = (ctx: Ctx, status: number, body: unknown) => {
+    ctx.res.writeHead(status, JSON_HEADERS);
+    ctx.res.end(JSON.stringify(body));
+  };
+  const summary = (app: SimApp) => ({
+    id: app.id,
+    ownerId: app.ownerId,
+    name: app.name,
+    state: app.state,
+    lastDeploy: app.lastDeploy,
+    deployments: cloud.deployments(app).map(deploymentView),
+  });
+  return (ctx: Ctx, body: unknown) => {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const path = ctx.url.pathname;
+    const method = ctx.req.method;
+    try {
+      if (method === 'GET' && path === '/_sim/state') {
+        return json(ctx, 200, {
+          now: cloud.clock.now(),
+          user: cloud.user,
+          organisations: cloud.organisations,
+          apps: [...cloud.apps.values()].map((a) => summary(cloud.app(a.ownerId, a.id)!)),
+        });
+      }
+      if (method === 'GET' && path === '/_sim/calls') {
+        return json(ctx, 200, { calls: Object.fromEntries(calls), outcomes: Object.fromEntries(outcomes) });
+      }
+      if (method === 'POST' && path === '/_sim/organisations') {
+        return json(ctx, 201, cloud.addOrganisation(String(b.name ?? 'Organisation')));
+      }
+      if (method === 'POST' && path === '/_sim/apps') {
+        const app = cloud.addApp(String(b.ownerId ?? cloud.user.id), String(b.name ?? 'app'), {
+          ...(b.state ? { state: String(b.state) as CleverState } : {}),
+          ...(b.neverDeployed ? { neverDeployed: true } : {}),
+          ...(typeof b.deployDurationMs === 'number' ? { deployDurationMs: b.deployDurationMs } : {}),
+        });
+        return json(ctx, 201, summary(app));
+      }
+      if (method === 'POST' && path === '/_sim/faults') {
+        faults.push({ count: 1, ...(b as object) } as Fault);
+        return json(ctx, 201, { faults });
+      }
+      if (method === 'DELETE' && path === '/_sim/faults') {
+        faults.splice(0);
+        return json(ctx, 200, { faults });
+      }
+      const m = /^\/_sim\/apps\/([^/]+)\/([a-z-]+)$/.exec(path);
+      if (method === 'POST' && m) {
+        const appId = decodeURIComponent(m[1]!);
+        switch (m[2]) {
+          case 'outcomes':
+            cloud.injectOutcomes(appId, ...((b.outcomes as DeploymentOutcome[]) ?? []));
+            break;
+          case 'console-stop':
+            cloud.consoleStop(appId);
+            break;
+          case 'console-start':
+            cloud.consoleStart(appId);
+            break;
+          case 'git-push':
+            cloud.gitPush(appId);
+            break;
+          case 'state':
+            cloud.setState(appId, String(b.state) as CleverState);
+            break;
+          case 'stop-never-completes':
+            cloud.setStopNeverCompletes(appId, b.never !== false);
+            break;
+          case 'requests': {
+            const count = Math.min(Number(b.count ?? 1), 10_000);
+            for (let i = 0; i < count; i++) {
+              cloud.recordRequest(appId, {
+                ...(typeof b.path === 'string' ? { path: b.path } : {}),
+                ...(typeof b.sourceIp === 'string' ? { sourceIp: b.sourceIp } : {}),
+              });
+            }
+            break;
+          }
+          default:
+            return json(ctx, 404, { error: `unknown action ${m[2]}` });
+        }
+        const app = cloud.apps.get(appId)!;
+        return json(ctx, 200, summary(cloud.app(app.ownerId, appId)!));
+      }
+      return json(ctx, 404, { error: `no control route ${method} ${path}` });
+    } catch (error) {
+      return json(ctx, 400, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+}
