@@ -1,0 +1,91 @@
+/**
+ * The engine with the real Clever Cloud client and the simulator over HTTP on loopback, sharing one
+ * accelerated clock (time runs `factor` times faster), on a real SQLite file. Used by the
+ * integration tests and the benchmarks. Test-only: nothing in the app imports it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RouteCreate } from '../../shared/routes.ts';
+import type { SettingsUpdate } from '../../shared/settings.ts';
+import { type CallRecord, CleverClient } from '../clever/client.ts';
+import { operatorCredentials } from '../clever/credentials.ts';
+import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
+import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
+import { Datastore } from '../store/datastore.ts';
+import { ScaledClock } from './clocks.ts';
+import { Engine } from './engine.ts';
+
+export interface LiveHarness {
+  clock: ScaledClock;
+  cloud: SimulatedCloud;
+  sim: SimulatorServer;
+  client: CleverClient;
+  config: ConfigStore;
+  store: Datastore;
+  engine: Engine;
+  calls: CallRecord[];
+  manage(name: string, app?: Parameters<SimulatedCloud['addApp']>[2], route?: Partial<RouteCreate>): SimApp;
+  state(appId: string): string | undefined;
+  /** Wait (in real time) until `predicate` holds; throws with `what` after `timeoutMs`. */
+  eventually(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function liveHarness(
+  options: { factor?: number; settings?: SettingsUpdate; sim?: Partial<SimOptions> } = {},
+): Promise<LiveHarness> {
+  const clock = new ScaledClock(options.factor ?? 100);
+  const cloud = new SimulatedCloud(clock, options.sim);
+  const org = cloud.addOrganisation('Acme');
+  const sim = await startSimulatorServer({ cloud });
+  const calls: CallRecord[] = [];
+  const o = DEMO_CREDENTIALS.oauth;
+  const client = new CleverClient({
+    credentials: operatorCredentials(
+      { kind: 'oauth1', token: o.token, secret: o.secret },
+      { consumerKey: o.consumerKey, consumerSecret: o.consumerSecret },
+    ),
+    apiHost: sim.url,
+    timeoutMs: 2000,
+    backoffLimitMs: 100,
+    onCall: (c) => calls.push(c),
+  });
+  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
+  if (options.settings) config.updateSettings(options.settings);
+  const dir = mkdtempSync(join(tmpdir(), 'reaper-live-'));
+  const store = new Datastore(join(dir, 'reaper.db'));
+  const engine = new Engine({ clock, clever: client, store, config });
+  config.onChange(() => engine.configChanged());
+
+  return {
+    clock,
+    cloud,
+    sim,
+    client,
+    config,
+    store,
+    engine,
+    calls,
+    manage(name, app = {}, route = {}) {
+      const created = cloud.addApp(route.ownerId ?? org.id, name, app);
+      config.createRoute({ appId: created.id, ownerId: created.ownerId, ...route });
+      return created;
+    },
+    state: (appId) => engine.get(appId)?.state,
+    async eventually(predicate, what, timeoutMs = 15_000) {
+      const end = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    async close() {
+      await engine.stop();
+      await sim.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
