@@ -104,7 +104,7 @@ export function rangeProblems(range: MustBeUpRange): string[] {
   if (start === null || start === 24 * 60)
     problems.push(`start: '${range.start}' is not a time from 00:00 to 23:59`);
   if (end === null) problems.push(`end: '${range.end}' is not a time from 00:00 to 24:00`);
-  if (start !== null && end !== null && start === end % (24 * 60)) {
+  if (start !== null && end !== null && start === end) {
     problems.push('end: the range is empty (start equals end); for a whole day use 00:00-24:00');
   }
   if (!isValidTimeZone(range.timeZone))
