@@ -276,6 +276,9 @@ export async function startSimulatorServer(options: {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const ctx: Ctx = { req, res, url, dropAnswer: false };
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const served = host ? [...cloud.apps.values()].find((a) => a.vhosts.includes(host)) : undefined;
+    if (served) return serveApp(cloud, served, req, res, url);
     if (url.pathname.startsWith('/_sim/')) return control(ctx, await readBody(req));
 
     const endpoint = `${req.method} ${normalize(url.pathname)}`;
@@ -346,6 +349,42 @@ export async function startSimulatorServer(options: {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The apps themselves, behind Clever Cloud's front: a request whose Host is one of an app's domains
+ * gets the app's page when it runs, Clever Cloud's "not running" answer when it does not, and is
+ * written to the app's access log either way.
+ */
+function serveApp(
+  cloud: SimulatedCloud,
+  app: SimApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): void {
+  const running = cloud.app(app.ownerId, app.id)?.state === 'SHOULD_BE_UP';
+  const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  cloud.recordRequest(app.id, {
+    path: url.pathname + url.search,
+    sourceIp,
+    method: req.method ?? 'GET',
+    host: app.vhosts[0] ?? '',
+    statusCode: running ? 200 : 503,
+  });
+  req.resume();
+  const wantsHtml = (req.headers.accept ?? '').includes('text/html');
+  if (!running) {
+    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`${app.name} is not running`);
+  } else if (wantsHtml) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    const name = app.name.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    res.end(`<!doctype html><title>${name}</title><h1>${name}</h1><p>Served by the app (simulated).</p>`);
+  } else {
+    res.writeHead(200, JSON_HEADERS);
+    res.end(JSON.stringify({ app: app.name, method: req.method, path: url.pathname }));
+  }
 }
 
 /** "GET /v2/organisations/orga_x/applications/app_y" -> "/v2/organisations/:XXX/applications/:XXX". */

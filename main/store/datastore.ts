@@ -143,6 +143,36 @@ export class Datastore implements EngineStore {
     return rows.map(toHistoryEntry);
   }
 
+  /**
+   * How long this app's last starts (WaitingForUp -> Up) or stops (WaitingForShutdown -> Down) took,
+   * newest first, in ms.
+   */
+  transitionDurations(appId: string, kind: 'start' | 'stop', limit = 20): number[] {
+    const [transit, done] = kind === 'start' ? ['WaitingForUp', 'Up'] : ['WaitingForShutdown', 'Down'];
+    const rows = this.db
+      .prepare(
+        `SELECT at, from_state, to_state FROM history
+         WHERE app_id = ? AND kind IN ('transition', 'reset') AND (to_state = ? OR from_state = ?)
+         ORDER BY at DESC, id DESC LIMIT ?`,
+      )
+      .all(appId, transit, transit, limit * 4) as {
+      at: number;
+      from_state: string | null;
+      to_state: string | null;
+    }[];
+    const out: number[] = [];
+    // Newest first: an exit from the transit state into `done`, then the entry into it before.
+    for (let i = 0; i < rows.length - 1 && out.length < limit; i++) {
+      const exit = rows[i]!;
+      const entry = rows[i + 1]!;
+      if (exit.from_state === transit && exit.to_state === done && entry.to_state === transit) {
+        out.push(exit.at - entry.at);
+        i++;
+      }
+    }
+    return out;
+  }
+
   transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {

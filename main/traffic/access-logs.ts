@@ -1,0 +1,229 @@
+/**
+ * Traffic from Clever Cloud's access logs: one v4 access-log stream per managed app, giving the time
+ * of each request. A request that the route's filters do not ignore counts as traffic; one logged for
+ * an Asleep app asks for it (the engine wakes it).
+ *
+ * A stream that drops, ends or goes silent (no event, heartbeats included, for `silenceMs`) is
+ * opened again after a backoff (1 s, x1.25 per failure, at most 60 s, with jitter), resuming after
+ * the last event id seen (Last-Event-ID); event ids already handled are skipped, so nothing is lost
+ * or counted twice.
+ */
+
+import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
+import type { SseEvent } from '../clever/sse.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Clock } from '../engine/ports.ts';
+import type { TrafficStats } from './stats.ts';
+
+export type AccessLogSource = (
+  ownerId: string,
+  appId: string,
+  options: { signal: AbortSignal; lastEventId: string | null; since?: string },
+) => AsyncIterable<SseEvent>;
+
+export interface AccessLogOptions {
+  engine: Engine;
+  source: AccessLogSource;
+  clock: Clock;
+  stats: TrafficStats;
+  /** A stream with no event at all for this long is considered dead (Clever Cloud sends heartbeats). */
+  silenceMs?: number;
+  /** Backoff bounds for reconnecting. */
+  backoffMs?: { first: number; max: number };
+  log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+interface Follow {
+  appId: string;
+  ownerId: string;
+  controller: AbortController;
+  lastEventId: string | null;
+  recentIds: Set<string>;
+  failures: number;
+  connected: boolean;
+  /** Events handled, for tests and the dashboard. */
+  events: number;
+  done: Promise<void>;
+}
+
+const RECENT_IDS = 1000;
+
+export class AccessLogFollower {
+  private readonly options: Required<Omit<AccessLogOptions, 'log'>> & Pick<AccessLogOptions, 'log'>;
+  private follows = new Map<string, Follow>();
+  private offEngine: (() => void) | null = null;
+  private running = false;
+
+  constructor(options: AccessLogOptions) {
+    this.options = {
+      silenceMs: 10_000,
+      backoffMs: { first: 1000, max: 60_000 },
+      ...options,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.offEngine = this.options.engine.on((e) => {
+      if (e.type === 'app') {
+        const f = this.follows.get(e.record.appId);
+        if (f && f.ownerId === e.record.ownerId) return;
+        this.unfollow(e.record.appId);
+        if (e.record.ownerId) this.follow(e.record.appId, e.record.ownerId);
+      } else if (e.type === 'removed') {
+        this.unfollow(e.appId);
+      }
+    });
+    this.sync();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.offEngine?.();
+    const done = [...this.follows.values()].map((f) => {
+      f.controller.abort();
+      return f.done;
+    });
+    this.follows.clear();
+    await Promise.allSettled(done);
+  }
+
+  /** Follow exactly the apps the engine manages. */
+  sync(): void {
+    if (!this.running) return;
+    const managed = new Map(this.options.engine.list().map((r) => [r.appId, r.ownerId]));
+    for (const [appId, follow] of this.follows)
+      if (managed.get(appId) !== follow.ownerId) this.unfollow(appId);
+    for (const [appId, ownerId] of managed)
+      if (!this.follows.has(appId) && ownerId) this.follow(appId, ownerId);
+  }
+
+  status(appId: string): { connected: boolean; events: number; failures: number } | null {
+    const f = this.follows.get(appId);
+    return f ? { connected: f.connected, events: f.events, failures: f.failures } : null;
+  }
+
+  private unfollow(appId: string): void {
+    this.follows.get(appId)?.controller.abort();
+    this.follows.delete(appId);
+  }
+
+  private follow(appId: string, ownerId: string): void {
+    const follow: Follow = {
+      appId,
+      ownerId,
+      controller: new AbortController(),
+      lastEventId: null,
+      recentIds: new Set(),
+      failures: 0,
+      connected: false,
+      events: 0,
+      done: Promise.resolve(),
+    };
+    this.follows.set(appId, follow);
+    follow.done = this.loop(follow);
+  }
+
+  private async loop(f: Follow): Promise<void> {
+    // The first connection looks back a minute, so a request made while the stream was opening counts.
+    const since = new Date(this.options.clock.now() - 60_000).toISOString();
+    while (!f.controller.signal.aborted) {
+      const attempt = new AbortController();
+      const stopAttempt = () => attempt.abort();
+      f.controller.signal.addEventListener('abort', stopAttempt, { once: true });
+      let silence: ReturnType<typeof setTimeout> | undefined;
+      const feed = () => {
+        clearTimeout(silence);
+        silence = setTimeout(stopAttempt, this.options.silenceMs);
+      };
+      try {
+        feed();
+        const events = this.options.source(f.ownerId, f.appId, {
+          signal: attempt.signal,
+          lastEventId: f.lastEventId,
+          ...(f.lastEventId ? {} : { since }),
+        });
+        for await (const event of events) {
+          feed();
+          f.connected = true;
+          f.failures = 0;
+          if (event.event === 'ACCESS_LOG') this.handle(f, event);
+          else if (event.event === 'END_OF_STREAM') break;
+        }
+      } catch (error) {
+        if (!f.controller.signal.aborted && !attempt.signal.aborted) {
+          this.options.log?.(
+            'warn',
+            `access log of ${f.appId}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      } finally {
+        clearTimeout(silence);
+        f.controller.signal.removeEventListener('abort', stopAttempt);
+        f.connected = false;
+      }
+      if (f.controller.signal.aborted) return;
+      f.failures++;
+      const { first, max } = this.options.backoffMs;
+      const delay = Math.min(max, first * 1.25 ** (f.failures - 1));
+      await sleep(delay / 2 + Math.random() * (delay / 2), f.controller.signal);
+    }
+  }
+
+  private handle(f: Follow, event: SseEvent): void {
+    if (event.id) {
+      if (f.recentIds.has(event.id)) return;
+      f.recentIds.add(event.id);
+      if (f.recentIds.size > RECENT_IDS) f.recentIds.delete(f.recentIds.values().next().value as string);
+      f.lastEventId = event.id;
+    }
+    let data: { date?: string; http?: { request?: { path?: string } }; source?: { ip?: string } };
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      this.options.log?.('warn', `access log of ${f.appId}: an event that is not JSON was skipped`);
+      return;
+    }
+    f.events++;
+    const now = this.options.clock.now();
+    const logged = data.date ? Date.parse(data.date) : Number.NaN;
+    const at = Number.isFinite(logged) ? Math.min(logged, now) : now;
+    const routing = this.options.engine.routingOf(f.appId);
+    const reason = routing
+      ? ignoredBecause(
+          { path: data.http?.request?.path ?? '/', sourceIp: data.source?.ip ?? null },
+          compiled(routing.filters),
+        )
+      : null;
+    if (reason) {
+      this.options.stats.ignored(f.appId, reason, at);
+      return;
+    }
+    this.options.stats.counted(f.appId, 'access-log');
+    void this.options.engine.request(f.appId, 'access-log', at);
+  }
+}
+
+const compiledCache = new WeakMap<object, ReturnType<typeof compileFilters>>();
+/** Filters compiled once per routing object (the engine builds new ones when routes change). */
+export function compiled(filters: Parameters<typeof compileFilters>[0]): ReturnType<typeof compileFilters> {
+  let c = compiledCache.get(filters);
+  if (!c) {
+    c = compileFilters(filters);
+    compiledCache.set(filters, c);
+  }
+  return c;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

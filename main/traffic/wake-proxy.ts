@@ -1,0 +1,306 @@
+/**
+ * The wake proxy: a local reverse proxy that routes by Host to the app of the route naming that host.
+ *
+ * - An Up app (or one in Error, which the reaper leaves alone) is proxied, and the request counts as
+ *   traffic unless the route's filters ignore it.
+ * - A sleeping app is asked for at once (the engine starts it without waiting for the job; many
+ *   requests start it once). A browser gets the "waking up" page at once; another client is held
+ *   until the app is Up, then proxied, or gets 503 with Retry-After after the hold deadline.
+ * - A request the filters ignore (a health check) never wakes an app: it gets 503 while it sleeps.
+ * - A Host no route names gets 404, and a request for another origin (absolute-form target, CONNECT)
+ *   gets 400/405: never an open proxy.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
+import type { Route } from '../../shared/routes.ts';
+import { ignoredBecause } from '../../shared/traffic-filter.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Clock } from '../engine/ports.ts';
+import { compiled } from './access-logs.ts';
+import type { TrafficStats } from './stats.ts';
+import { STATUS_PATH, wakingPage } from './waking-page.ts';
+
+/** Where an app's requests go: an origin to connect to, and the Host header it expects. */
+export interface Upstream {
+  origin: string;
+  host: string;
+}
+
+export interface WakeProxyOptions {
+  engine: Engine;
+  routes: () => readonly Route[];
+  holdDeadlineMs: () => number;
+  clock: Clock;
+  stats: TrafficStats;
+  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
+  /** The usual duration of this app's wakes, for the waking page. */
+  expectedWakeMs?: (appId: string) => number | null;
+  log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+const SLEEPING = new Set(['Down', 'WaitingForShutdown', 'WaitingForUp', 'WaitingForInit']);
+
+export class WakeProxy {
+  private readonly options: WakeProxyOptions;
+  private server: Server | null = null;
+  private hosts: { routes: readonly Route[]; map: Map<string, string> } | null = null;
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
+  constructor(options: WakeProxyOptions) {
+    this.options = options;
+  }
+
+  get address(): AddressInfo | null {
+    return (this.server?.address() as AddressInfo | null) ?? null;
+  }
+
+  async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
+    const server = createServer({ requireHostHeader: true }, (req, res) => {
+      this.handle(req, res).catch((error) => {
+        this.options.log?.('warn', `wake proxy: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
+        else res.destroy();
+      });
+    });
+    // CONNECT never reaches the request handler: refuse it here (not a forward proxy).
+    server.on('connect', (_req, socket) => {
+      socket.end('HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    });
+    server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+    return server.address() as AddressInfo;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The app a Host routes to (enabled routes only). */
+  appFor(host: string): string | undefined {
+    const routes = this.options.routes();
+    if (this.hosts?.routes !== routes) {
+      const map = new Map<string, string>();
+      for (const r of routes) if (r.enabled) for (const h of r.hosts) map.set(h, r.appId);
+      this.hosts = { routes, map };
+    }
+    return this.hosts.map.get(host);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = req.url ?? '/';
+    if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
+    const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const appId = this.appFor(host);
+    if (!appId)
+      return plain(res, 404, `Clever Reaper: no app is routed for this host (${host.slice(0, 100)})`);
+    const { engine } = this.options;
+    const record = engine.get(appId);
+    const routing = engine.routingOf(appId);
+
+    if (target === STATUS_PATH || target.startsWith(`${STATUS_PATH}?`)) return this.status(appId, req, res);
+
+    const path = target;
+    const sourceIp = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const ignored = routing ? ignoredBecause({ path, sourceIp }, compiled(routing.filters)) : null;
+    const now = this.options.clock.now();
+    if (ignored) this.options.stats.ignored(appId, ignored, now);
+
+    if (!record || !SLEEPING.has(record.state)) {
+      // Up, Error (left alone, as if the reaper was not there), or not yet known: straight through.
+      if (!ignored && record) {
+        this.options.stats.counted(appId, 'wake-proxy');
+        void engine.request(appId, 'wake-proxy', now);
+      }
+      return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res);
+    }
+
+    if (ignored) {
+      res.setHeader('retry-after', '30');
+      return plain(res, 503, `${record.name} is asleep; this request (${ignored}) does not wake it`);
+    }
+    this.options.stats.counted(appId, 'wake-proxy');
+    const asking = engine.request(appId, 'wake-proxy', now);
+
+    const accept = req.headers.accept ?? '';
+    if ((req.method === 'GET' || req.method === 'HEAD') && accept.includes('text/html')) {
+      void asking;
+      return this.wakingPage(record, res);
+    }
+
+    // Not a browser: hold the request (its body stays in the socket) until the app is Up.
+    req.pause();
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    await asking;
+    try {
+      const ready = await Promise.race([
+        engine.waitFor(appId, ['Up', 'Error'], this.options.holdDeadlineMs()),
+        new Promise<never>((_, reject) =>
+          gone.signal.addEventListener('abort', () => reject(new Error('client gone'))),
+        ),
+      ]);
+      return this.forward(appId, ready.ownerId, req, res);
+    } catch {
+      if (gone.signal.aborted) return;
+      const retryAfter = Math.max(5, Math.round((this.options.expectedWakeMs?.(appId) ?? 30_000) / 1000));
+      res.writeHead(503, {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': String(retryAfter),
+        'cache-control': 'no-store',
+      });
+      const latest = engine.get(appId);
+      res.end(
+        JSON.stringify({
+          error: `${record.name} is waking up and was not ready in time`,
+          state: latest ? CONSOLE_LABELS[latest.state] : 'Released',
+          retryAfterSeconds: retryAfter,
+        }),
+      );
+    }
+  }
+
+  private wakingPage(record: AppRecord, res: ServerResponse): void {
+    const nonce = randomBytes(16).toString('base64');
+    res.writeHead(503, {
+      'content-type': 'text/html; charset=utf-8',
+      'retry-after': '5',
+      'cache-control': 'no-store',
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`,
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(
+      wakingPage({
+        appName: record.name,
+        expectedMs: this.options.expectedWakeMs?.(record.appId) ?? null,
+        nonce,
+      }),
+    );
+  }
+
+  /** The state of the app's wake, as server-sent events, for the waking page. */
+  private status(appId: string, req: IncomingMessage, res: ServerResponse): void {
+    const { engine, clock } = this.options;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    const send = () => {
+      const r = engine.get(appId);
+      const startedAt = r?.firstStartAskedAt ?? r?.stateSince ?? null;
+      const payload = {
+        state: r?.state ?? 'Up',
+        label: r ? CONSOLE_LABELS[r.state] : 'Up',
+        cause: r?.cause ?? null,
+        startedAt,
+        elapsedMs: startedAt === null ? 0 : clock.now() - startedAt,
+      };
+      res.write(`event: status\ndata: ${JSON.stringify(payload)}\n\n`);
+    };
+    send();
+    const off = engine.on((e) => {
+      if ((e.type === 'app' && e.record.appId === appId) || (e.type === 'removed' && e.appId === appId))
+        send();
+    });
+    const timer = setInterval(send, 1000);
+    req.on('close', () => {
+      off();
+      clearInterval(timer);
+    });
+  }
+
+  private async forward(
+    appId: string,
+    ownerId: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const upstream = await this.options.upstream(appId, ownerId);
+    const url = new URL(req.url ?? '/', upstream.origin);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
+    const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const forwardedFor = req.headers['x-forwarded-for'];
+    headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${client}` : client;
+    headers['x-forwarded-host'] = req.headers.host ?? '';
+    headers['x-forwarded-proto'] = 'http';
+    headers.host = upstream.host;
+    const https = url.protocol === 'https:';
+    await new Promise<void>((resolve) => {
+      const outgoing = (https ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: req.method,
+          headers,
+          agent: https ? this.httpsAgent : this.httpAgent,
+          servername: upstream.host,
+        },
+        (answer) => {
+          const out: Record<string, string | string[]> = {};
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+          answer.pipe(res);
+          answer.on('end', resolve);
+          answer.on('error', () => {
+            res.destroy();
+            resolve();
+          });
+        },
+      );
+      outgoing.on('error', (error) => {
+        this.options.log?.('warn', `wake proxy: ${appId}: ${error.message}`);
+        if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
+        else res.destroy();
+        resolve();
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) outgoing.destroy();
+      });
+      req.pipe(outgoing);
+      req.resume();
+    });
+  }
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+}
