@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CleverState } from '../../shared/domain.ts';
+import { escapeHtml } from '../../shared/html.ts';
 import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
 import { SimError } from './model.ts';
 import {
@@ -379,7 +380,7 @@ function serveApp(
     res.end(`${app.name} is not running`);
   } else if (wantsHtml) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    const name = app.name.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const name = escapeHtml(app.name);
     res.end(`<!doctype html><title>${name}</title><h1>${name}</h1><p>Served by the app (simulated).</p>`);
   } else {
     res.writeHead(200, JSON_HEADERS);

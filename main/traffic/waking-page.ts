@@ -5,17 +5,16 @@
  * five seconds.
  */
 import { formatDuration } from '../../shared/durations.ts';
+import { escapeHtml } from '../../shared/html.ts';
 
 export const STATUS_PATH = '/__clever-reaper/status';
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export function wakingPage(options: { appName: string; expectedMs: number | null; nonce: string }): string {
-  const name = escape(options.appName);
+  const name = escapeHtml(options.appName);
   const expected =
-    options.expectedMs === null ? '' : `usually ready in about ${escape(formatDuration(options.expectedMs))}`;
+    options.expectedMs === null
+      ? ''
+      : `usually ready in about ${escapeHtml(formatDuration(options.expectedMs))}`;
   return `<!doctype html>
 <html lang="en">
 <head>
