@@ -228,7 +228,7 @@ describe('WaitingForShutdown becomes Down when Clever Cloud says SHOULD_BE_DOWN,
     expect(patchOf(d).cause).toBe('the app did not stop within the fail timeout');
   });
 
-  it('a stop whose answer was lost is checked against the deployments before being sent again', () => {
+  it('a stop whose answer was lost is checked against the deployments, and sent again after a minute without one', () => {
     const rec = { ...stopping(10 * SECOND), pendingCall: 'stop' as const };
     const carriedOut = run(rec, {
       app: app('SHOULD_BE_UP'),
@@ -236,8 +236,10 @@ describe('WaitingForShutdown becomes Down when Clever Cloud says SHOULD_BE_DOWN,
     });
     expect(callOf(carriedOut)).toBeUndefined();
     expect(patchOf(carriedOut).pendingCall).toBeNull();
-    const lost = run(rec, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] });
-    expect(callOf(lost)).toBe('stop');
+    const notYetListed = run(rec, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] });
+    expect(callOf(notYetListed)).toBeUndefined();
+    const lost = { ...rec, stopAskedAt: T0 - MINUTE };
+    expect(callOf(run(lost, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] }))).toBe('stop');
   });
 });
 
@@ -342,7 +344,7 @@ describe('Waking up: a Down app is started when a request asks for it, or when a
       expect(patchOf(d).cause).toBe('the app did not start within the fail timeout');
     });
 
-    it('a start whose answer was lost is adopted from the deployments, not sent twice', () => {
+    it('a start whose answer was lost is adopted from the deployments, or sent again after a minute without one', () => {
       const rec = waking({ pendingCall: 'start', deploymentId: null, lastStartAskedAt: T0 - 10 * SECOND });
       const found = run(rec, {
         app: app('WANTS_TO_BE_UP'),
@@ -350,11 +352,10 @@ describe('Waking up: a Down app is started when a request asks for it, or when a
       });
       expect(callOf(found)).toBeUndefined();
       expect(patchOf(found)).toMatchObject({ pendingCall: null, deploymentId: 'theirs' });
-      const lost = run(rec, {
-        app: app('SHOULD_BE_DOWN'),
-        deployments: [deployment('OK', { date: T0 - 3 * HOUR })],
-      });
-      expect(callOf(lost)).toBe('restart');
+      const old = [deployment('OK', { date: T0 - 3 * HOUR })];
+      expect(callOf(run(rec, { app: app('SHOULD_BE_DOWN'), deployments: old }))).toBeUndefined();
+      const lost = { ...rec, lastStartAskedAt: T0 - MINUTE };
+      expect(callOf(run(lost, { app: app('SHOULD_BE_DOWN'), deployments: old }))).toBe('restart');
     });
   });
 });

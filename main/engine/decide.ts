@@ -385,7 +385,9 @@ function decideShutdown(
       (d) => d.action === 'UNDEPLOY' && d.date >= askedAt - DEPLOYMENT_DATE_TOLERANCE_MS,
     );
     if (undeploy) return wait({ ...base, pendingCall: null });
-    return act(base, undefined, 'stop');
+    // Not listed yet may only mean not listed yet: sent again once a minute has passed without it.
+    if (now - askedAt >= settings.restartAfterMs) return act(base, undefined, 'stop');
+    return wait(base);
   }
   return wait(base);
 }
@@ -462,8 +464,14 @@ function decideWaitingForUp(
   if (followed && followed.uuid !== record.deploymentId) patch.deploymentId = followed.uuid;
 
   if (record.pendingCall === 'start') {
-    // The start was not answered: a deployment since then means it was carried out; else send it again.
-    if (!followed) return act({ ...patch, lastStartAskedAt: now }, undefined, 'restart');
+    // The start was not answered: a deployment since then means it was carried out. A deployment is
+    // listed a moment after its start, so it is sent again only after a minute without one.
+    if (!followed) {
+      if (now - lastAsked >= settings.restartAfterMs && now - clockStart < settings.failTimeoutMs) {
+        return act({ ...patch, lastStartAskedAt: now }, undefined, 'restart');
+      }
+      return failTimeoutOr(clockStart, ctx, patch);
+    }
     patch.pendingCall = null;
   }
 
@@ -550,9 +558,12 @@ export function nextDueAt(record: AppRecord, ctx: DecisionContext): number | nul
       }
       break;
     }
-    case 'WaitingForShutdown':
-      candidates.push((record.stopAskedAt ?? record.stateSince) + settings.failTimeoutMs);
+    case 'WaitingForShutdown': {
+      const askedAt = record.stopAskedAt ?? record.stateSince;
+      candidates.push(askedAt + settings.failTimeoutMs);
+      if (record.pendingCall === 'stop') candidates.push(askedAt + settings.restartAfterMs);
       break;
+    }
     case 'WaitingForUp': {
       const clockStart = record.firstStartAskedAt ?? record.stateSince;
       candidates.push(clockStart + settings.failTimeoutMs);

@@ -119,9 +119,9 @@ describe('waking up, through the wire', () => {
     await h.engine.wake(app.id, 'dashboard');
     const first = h.engine.get(app.id)!.firstStartAskedAt!;
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    const restart = h.store.historyOf(app.id).find((e) => e.kind === 'restart-asked')!;
-    expect(restart.at - first).toBeGreaterThanOrEqual(MINUTE);
-    expect(restart.at - first).toBeLessThan(MINUTE + 10 * SECOND);
+    const restarts = h.store.historyOf(app.id).filter((e) => e.kind === 'restart-asked');
+    expect(restarts).toHaveLength(1);
+    expect(restarts[0]!.at - first).toBeGreaterThanOrEqual(MINUTE);
   });
 
   it('a never-deployed app: the start fails with 4014 and the app goes to Error at once', async () => {
@@ -175,7 +175,8 @@ describe('changes made outside the reaper, and states it does not expect', () =>
 
   it('redeployed by a git push: through WaitingForUp and back to Up, with a fresh grace period', async () => {
     await started();
-    const app = h.manage('pushed', {}, { gracePeriodMs: HOUR });
+    // A deployment long enough for a sweep to see it under way, however busy the machine.
+    const app = h.manage('pushed', { deployDurationMs: 10 * MINUTE }, { gracePeriodMs: HOUR });
     h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const firstUp = h.engine.get(app.id)!.cameUpAt!;
