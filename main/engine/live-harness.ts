@@ -34,7 +34,12 @@ export interface LiveHarness {
 }
 
 export async function liveHarness(
-  options: { factor?: number; settings?: SettingsUpdate; sim?: Partial<SimOptions> } = {},
+  options: {
+    factor?: number;
+    settings?: SettingsUpdate;
+    sim?: Partial<SimOptions>;
+    client?: { timeoutMs?: number; backoffLimitMs?: number };
+  } = {},
 ): Promise<LiveHarness> {
   const clock = new ScaledClock(options.factor ?? 100);
   const cloud = new SimulatedCloud(clock, options.sim);
@@ -48,8 +53,8 @@ export async function liveHarness(
       { consumerKey: o.consumerKey, consumerSecret: o.consumerSecret },
     ),
     apiHost: sim.url,
-    timeoutMs: 2000,
-    backoffLimitMs: 100,
+    timeoutMs: options.client?.timeoutMs ?? 2000,
+    backoffLimitMs: options.client?.backoffLimitMs ?? 100,
     onCall: (c) => calls.push(c),
   });
   const config = new ConfigStore(new MemoryBackend(), () => clock.now());

@@ -46,7 +46,15 @@ export type Fault = (
   | { kind: 'drop' }
   /** The call is carried out, then the connection is dropped: its answer is lost. */
   | { kind: 'drop-after' }
-) & { count: number; match?: string };
+) & {
+  count: number;
+  /** Only calls whose endpoint ("GET /v2/organisations/:XXX/...") contains this. */
+  match?: string;
+  /** Only calls whose path names this id (an app, or an owner: its list and its apps). */
+  id?: string;
+  /** How many calls it hit (set by the simulator). */
+  hits?: number;
+};
 
 export interface SimulatorServer {
   url: string;
@@ -285,7 +293,7 @@ export async function startSimulatorServer(options: {
     const endpoint = `${req.method} ${normalize(url.pathname)}`;
     calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1);
 
-    const fault = takeFault(faults, endpoint);
+    const fault = takeFault(faults, endpoint, url.pathname);
     if (fault?.kind === 'drop') return req.socket.destroy();
     if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
     if (fault?.kind === 'status') {
@@ -393,11 +401,14 @@ export function normalize(path: string): string {
   return path.replace(/\/(organisations|applications|deployments)\/[^/]+/g, '/$1/:XXX');
 }
 
-function takeFault(faults: Fault[], endpoint: string): Fault | undefined {
-  const index = faults.findIndex((f) => f.count > 0 && (!f.match || endpoint.includes(f.match)));
+function takeFault(faults: Fault[], endpoint: string, path: string): Fault | undefined {
+  const index = faults.findIndex(
+    (f) => f.count > 0 && (!f.match || endpoint.includes(f.match)) && (!f.id || path.includes(`/${f.id}`)),
+  );
   if (index < 0) return undefined;
   const fault = faults[index]!;
   fault.count--;
+  fault.hits = (fault.hits ?? 0) + 1;
   if (fault.count <= 0) faults.splice(index, 1);
   return fault;
 }
