@@ -240,6 +240,10 @@ describe('WaitingForShutdown becomes Down when Clever Cloud says SHOULD_BE_DOWN,
     expect(callOf(notYetListed)).toBeUndefined();
     const lost = { ...rec, stopAskedAt: T0 - MINUTE };
     expect(callOf(run(lost, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] }))).toBe('stop');
+    const paused = ctx({ settings: { killSwitch: true } });
+    expect(
+      callOf(run(lost, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK')] }, paused)),
+    ).toBeUndefined();
   });
 });
 

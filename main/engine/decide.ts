@@ -385,8 +385,10 @@ function decideShutdown(
       (d) => d.action === 'UNDEPLOY' && d.date >= askedAt - DEPLOYMENT_DATE_TOLERANCE_MS,
     );
     if (undeploy) return wait({ ...base, pendingCall: null });
-    // Not listed yet may only mean not listed yet: sent again once a minute has passed without it.
-    if (now - askedAt >= settings.restartAfterMs) return act(base, undefined, 'stop');
+    // Not listed yet may only mean not listed yet: sent again once a minute has passed without it,
+    // unless a sleep is no longer allowed (kill switch, dry-run, a must-be-up range begun since).
+    const allowed = !settings.killSwitch && !settings.dryRun && !ctx.schedule.activeAt(now);
+    if (allowed && now - askedAt >= settings.restartAfterMs) return act(base, undefined, 'stop');
     return wait(base);
   }
   return wait(base);
