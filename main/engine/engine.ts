@@ -51,7 +51,9 @@ export type EngineEvent =
   /** An app entered Error: the shells turn this into a notification, the tray turns red. */
   | { type: 'alert'; appId: string; name: string; cause: string }
   | { type: 'tick'; pace: 'sweep' | 'fast' | 'due'; at: number; durationMs: number; apps: number }
-  | { type: 'owner-unreachable'; ownerId: string; message: string };
+  | { type: 'owner-unreachable'; ownerId: string; message: string }
+  /** The datastore refused a write (full disk, unwritable file); null once writes work again. */
+  | { type: 'storage'; problem: string | null };
 
 export type EngineListener = (event: EngineEvent) => void;
 
@@ -91,6 +93,7 @@ export class Engine {
   private running = false;
   private abort = new AbortController();
   private sweeping: Promise<void> | null = null;
+  private storageProblem: string | null = null;
 
   constructor(deps: EngineDeps) {
     this.deps = deps;
@@ -177,28 +180,31 @@ export class Engine {
     this.schedules = new Map();
     for (const [appId, r] of this.routing)
       if (r.ranges.length) this.schedules.set(appId, new Schedule(r.ranges));
+    this.adoptRoutedApps();
+    for (const record of this.records.values()) this.refreshDue(record);
+  }
+
+  /** Records for newly routed apps, owners re-pointed. A write that fails is tried again next sweep. */
+  private adoptRoutedApps(): void {
     const now = this.deps.clock.now();
     for (const [appId, r] of this.routing) {
       const record = this.records.get(appId);
-      if (!record) {
-        const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
-        const entry = this.historyEntry(
-          fresh,
-          'transition',
-          'operator',
-          'put under the reaper by a route',
-          null,
-          fresh.state,
-        );
-        this.deps.store.commit({ upsert: fresh, history: [entry] });
-        this.records.set(appId, fresh);
-        this.emit({ type: 'app', record: fresh });
-        this.emit({ type: 'history', entry });
-      } else if (r.ownerId && r.ownerId !== record.ownerId) {
-        this.commit(record, { ownerId: r.ownerId });
+      try {
+        if (!record) {
+          const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
+          const reason = 'put under the reaper by a route';
+          const entry = this.historyEntry(fresh, 'transition', 'operator', reason, null, fresh.state);
+          this.write({ upsert: fresh, history: [entry] });
+          this.records.set(appId, fresh);
+          this.emit({ type: 'app', record: fresh });
+          this.emit({ type: 'history', entry });
+        } else if (r.ownerId && r.ownerId !== record.ownerId) {
+          this.commit(record, { ownerId: r.ownerId });
+        }
+      } catch {
+        // Announced by write(); the app is adopted at the next sweep.
       }
     }
-    for (const record of this.records.values()) this.refreshDue(record);
   }
 
   // ---- operator and traffic --------------------------------------------------------------------
@@ -371,6 +377,7 @@ export class Engine {
     if (this.sweeping) return this.sweeping;
     const started = performance.now();
     const run = (async () => {
+      this.adoptRoutedApps();
       const owners = groupByOwner(this.records.values());
       await mapLimit([...owners], CONCURRENCY, async ([ownerId, appIds]) => {
         const apps = await this.readOwner(ownerId, appIds, true);
@@ -594,7 +601,7 @@ export class Engine {
       }
     }
     const entry = this.historyEntry(record, 'release', actor, decision.reason, record.state, null);
-    this.deps.store.commit({ remove: record.appId, history: [entry] });
+    this.write({ remove: record.appId, history: [entry] });
     this.records.delete(record.appId);
     this.due.set(record.appId, null);
     this.emit({ type: 'removed', appId: record.appId });
@@ -646,7 +653,7 @@ export class Engine {
     for (const n of notes ?? [])
       history.push(this.historyEntry(record, n.kind, n.actor, n.reason, null, null));
     if (history.length === 0 && sameRecord(record, next)) return record;
-    this.deps.store.commit({ upsert: next, history });
+    this.write({ upsert: next, history });
     this.records.set(next.appId, next);
     this.emit({ type: 'app', record: next });
     for (const entry of history) this.emit({ type: 'history', entry });
@@ -660,6 +667,32 @@ export class Engine {
     }
     this.refreshDue(next);
     return next;
+  }
+
+  /**
+   * Every write goes through here: a refused write is announced once (the dashboard shows it), and
+   * thrown, so nothing changes in memory and no Clever Cloud call is made on an unwritten decision.
+   */
+  private write(change: Parameters<EngineStore['commit']>[0]): void {
+    try {
+      this.deps.store.commit(change);
+    } catch (error) {
+      const problem = `the datastore refused a write: ${describe(error)}`;
+      if (this.storageProblem !== problem) {
+        this.storageProblem = problem;
+        this.deps.log?.('error', problem);
+        this.emit({ type: 'storage', problem });
+      }
+      throw error;
+    }
+    if (this.storageProblem !== null) {
+      this.storageProblem = null;
+      this.emit({ type: 'storage', problem: null });
+    }
+  }
+
+  get storage(): string | null {
+    return this.storageProblem;
   }
 
   private commitLatest(

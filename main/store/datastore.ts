@@ -180,7 +180,8 @@ export class Datastore implements EngineStore {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // SQLite rolls back by itself on some errors (a full disk): only roll back what is still open.
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
   }

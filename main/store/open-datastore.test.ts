@@ -1,0 +1,127 @@
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newRecord } from '../../shared/domain.ts';
+import { MINUTE, SECOND } from '../../shared/durations.ts';
+import { harness } from '../engine/testing.ts';
+import { Datastore } from './datastore.ts';
+import { openDatastore } from './open-datastore.ts';
+
+const dirs: string[] = [];
+function dir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'reaper-open-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const NOW = Date.UTC(2026, 10, 29, 12);
+
+describe('opening the datastore', () => {
+  it('a healthy file opens with no problem', () => {
+    const file = join(dir(), 'reaper.db');
+    const { store, problem } = openDatastore(file);
+    expect(problem).toBeNull();
+    store.close();
+  });
+
+  it('a file that is not a database is kept aside, untouched, and a new one started', () => {
+    const file = join(dir(), 'reaper.db');
+    writeFileSync(file, 'not a database '.repeat(500));
+    const { store, problem } = openDatastore(file, () => NOW);
+    const aside = `${file}.corrupt-2026-11-29T12-00-00-000Z`;
+    expect(problem).toContain(`kept aside as ${aside}`);
+    expect(readFileSync(aside, 'utf8')).toMatch(/^not a database/);
+    expect(store.loadRecords()).toEqual([]);
+    store.commit({ upsert: newRecord('app_1', 'orga_1', 'x', NOW), history: [] });
+    store.close();
+    expect(openDatastore(file).problem).toBeNull();
+  });
+
+  it('a truncated file is kept aside and a new one started', () => {
+    const file = join(dir(), 'reaper.db');
+    const original = new Datastore(file);
+    for (let i = 0; i < 300; i++) {
+      original.commit({
+        upsert: newRecord(`app_${i}`, 'orga_1', `app number ${i}`.repeat(20), NOW),
+        history: [
+          {
+            appId: `app_${i}`,
+            at: NOW,
+            kind: 'transition',
+            from: null,
+            to: 'WaitingForInit',
+            actor: 'operator',
+            reason: 'r'.repeat(200),
+          },
+        ],
+      });
+    }
+    original.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    original.close();
+    truncateSync(file, Math.floor(statSync(file).size / 3));
+    const { store, problem } = openDatastore(file, () => NOW);
+    expect(problem).toMatch(/^The datastore was damaged/);
+    expect(existsSync(`${file}.corrupt-2026-11-29T12-00-00-000Z`)).toBe(true);
+    expect(store.loadRecords()).toEqual([]);
+    store.close();
+  });
+
+  it('a place that cannot be written leaves the reaper running without saving, and says why', () => {
+    const blocker = join(dir(), 'a-file');
+    writeFileSync(blocker, '');
+    const { store, problem } = openDatastore(join(blocker, 'reaper.db'));
+    expect(problem).toMatch(/cannot be used \(.+\)\. The reaper runs without saving/);
+    expect(store.file).toBe(':memory:');
+    store.close();
+  });
+});
+
+describe('a full disk while running', () => {
+  it('no decision is carried out unwritten; the problem is announced, then cleared when writes work again', async () => {
+    const file = join(dir(), 'reaper.db');
+    const store = new Datastore(file);
+    const h = harness({ store });
+    const app = h.manage('idle', {}, { gracePeriodMs: 2 * MINUTE });
+    const problems: (string | null)[] = [];
+    h.engine.on((e) => e.type === 'storage' && problems.push(e.problem));
+    h.engine.start();
+    await h.clock.advance(10 * SECOND);
+    expect(h.state(app.id)).toBe('Up');
+    const pages = (store.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
+    store.db.exec(`PRAGMA max_page_count = ${pages}`);
+    // Fill every free byte: rows of shrinking size until even the smallest no longer fits.
+    for (const size of [2000, 500, 100, 20, 1]) {
+      for (let i = 0; i < 500; i++) {
+        try {
+          store.db.exec(
+            `INSERT INTO history (app_id, at, kind, actor, reason) VALUES ('f', 0, 'x', 'x', '${'x'.repeat(size)}')`,
+          );
+        } catch {
+          break;
+        }
+      }
+    }
+    await h.clock.advance(10 * MINUTE);
+    expect(problems[0]).toMatch(/^the datastore refused a write: database or disk is full/);
+    expect(h.state(app.id)).toBe('Up');
+    expect(h.port.calls.get('stopApplication') ?? 0).toBe(0);
+    store.db.exec('PRAGMA max_page_count = 1073741823');
+    await h.clock.advance(MINUTE);
+    expect(problems.at(-1)).toBeNull();
+    expect(h.state(app.id)).not.toBe('Up');
+    expect(h.port.calls.get('stopApplication')).toBe(1);
+    await h.engine.stop();
+    store.close();
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Opening the datastore without ever crash-looping on it:
+ * - a corrupt or truncated file is kept aside (renamed with its WAL files, never deleted) and a new
+ *   one started: app states are read again from Clever Cloud, the old history stays in the kept file;
+ * - a file that cannot be opened or written (unwritable folder, full disk) leaves the reaper running
+ *   on an in-memory datastore, with the reason, so the dashboard and the logs can say it loudly.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import { Datastore } from './datastore.ts';
+
+export interface OpenedDatastore {
+  store: Datastore;
+  /** What went wrong and what was done about it, for the dashboard and the logs; null when all is well. */
+  problem: string | null;
+}
+
+const CORRUPT = new Set([11, 26]); // SQLITE_CORRUPT, SQLITE_NOTADB
+
+function sqliteCode(error: unknown): number | null {
+  const code = (error as { errcode?: unknown })?.errcode;
+  return typeof code === 'number' ? code & 0xff : null;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function check(store: Datastore): void {
+  const rows = store.db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  if (problems.length) {
+    throw Object.assign(new Error(`the datastore is damaged: ${problems.slice(0, 3).join('; ')}`), {
+      errcode: 11,
+    });
+  }
+  store.loadRecords();
+}
+
+export function openDatastore(file: string, now: () => number = Date.now): OpenedDatastore {
+  let store: Datastore | null = null;
+  try {
+    store = new Datastore(file);
+    check(store);
+    return { store, problem: null };
+  } catch (error) {
+    store?.close();
+    if (CORRUPT.has(sqliteCode(error) ?? -1) && existsSync(file)) {
+      const aside = `${file}.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        renameSync(file, aside);
+        for (const suffix of ['-wal', '-shm'])
+          if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+        const fresh = new Datastore(file);
+        return {
+          store: fresh,
+          problem: `The datastore was damaged (${describe(error)}). It was kept aside as ${aside} and a new one started: every app is read again from Clever Cloud; the earlier history is in the kept file.`,
+        };
+      } catch (second) {
+        return inMemory(file, second);
+      }
+    }
+    return inMemory(file, error);
+  }
+}
+
+function inMemory(file: string, error: unknown): OpenedDatastore {
+  return {
+    store: new Datastore(':memory:'),
+    problem: `The datastore ${file} cannot be used (${describe(error)}). The reaper runs without saving: app states and history will be lost when it stops. Free some space or fix the folder's permissions, then restart.`,
+  };
+}
