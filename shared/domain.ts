@@ -108,6 +108,8 @@ export interface AppRecord {
   /** The last Clever Cloud state seen for the app, and the deployment number that came with it. */
   cleverState: CleverState | null;
   lastDeployNumber: number | null;
+  /** When a new deployment number was first seen on an Up app whose deployment is not listed yet. */
+  redeploySeenAt: number | null;
   /** In dry-run: when the reaper recorded the sleep it would have done for the current idle period. */
   dryRunSleepNotedAt: number | null;
   /** The last problem met while talking to Clever Cloud for this app, shown but not an Error state. */
@@ -135,6 +137,7 @@ export function newRecord(appId: string, ownerId: string, name: string, now: num
     releaseNoticedAt: null,
     cleverState: null,
     lastDeployNumber: null,
+    redeploySeenAt: null,
     dryRunSleepNotedAt: null,
     notice: null,
   };

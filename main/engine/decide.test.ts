@@ -399,6 +399,32 @@ describe('Changes made outside the reaper', () => {
   });
 });
 
+describe('a redeploy seen by its deployment number before its deployment is listed', () => {
+  const up = () =>
+    record('Up', { cameUpAt: T0 - 2 * HOUR, lastRequestAt: T0 - 3 * HOUR, lastDeployNumber: 3 });
+  const old = [deployment('OK', { date: T0 - 3 * HOUR })];
+
+  it('the reaper waits for the deployment to show: no sleep meanwhile', () => {
+    const d = run(up(), { app: app('SHOULD_BE_UP', { lastDeployNumber: 4 }), deployments: old });
+    expect(to(d)).toBe('stay');
+    expect(callOf(d)).toBeUndefined();
+    expect(patchOf(d)).toMatchObject({ redeploySeenAt: T0 });
+    expect(patchOf(d).lastDeployNumber).toBeUndefined();
+  });
+
+  it('once it shows finished, a fresh grace period starts', () => {
+    const listed = [deployment('OK', { uuid: 'new', date: T0 - MINUTE }), ...old];
+    const d = run(up(), { app: app('SHOULD_BE_UP', { lastDeployNumber: 4 }), deployments: listed });
+    expect(patchOf(d)).toMatchObject({ lastDeployNumber: 4, cameUpAt: T0, redeploySeenAt: null });
+  });
+
+  it('a number that never comes with a listed deployment is accepted after a minute', () => {
+    const seen = { ...up(), redeploySeenAt: T0 - MINUTE };
+    const d = run(seen, { app: app('SHOULD_BE_UP', { lastDeployNumber: 4 }), deployments: old });
+    expect(patchOf(d)).toMatchObject({ lastDeployNumber: 4, redeploySeenAt: null });
+  });
+});
+
 describe('Errors: an app in Error is left alone until someone resets it', () => {
   const inError = () => record('Error', { cause: CAUSES.startFailed });
 

@@ -92,6 +92,7 @@ function enter(to: ReaperState, now: number, extra: Partial<AppRecord> = {}): Pa
     deploymentId: null,
     cause: null,
     dryRunSleepNotedAt: null,
+    redeploySeenAt: null,
   };
   switch (to) {
     case 'Up':
@@ -311,8 +312,19 @@ function decideUp(
         deploymentId: last.uuid,
       });
     }
-    // Deployed and done between two runs: a fresh grace period starts now.
-    return wait({ ...base, lastDeployNumber: app.lastDeployNumber, cameUpAt: now, notice: null });
+    // Deployed and done between two runs: a fresh grace period starts now. A deployment is listed a
+    // moment after it begins: until one newer than the app's last coming up shows (or for a minute),
+    // the reaper waits rather than miss it.
+    const listed = last !== null && last.date > (record.cameUpAt ?? record.stateSince);
+    const waited = record.redeploySeenAt !== null && now - record.redeploySeenAt >= settings.restartAfterMs;
+    if (!listed && !waited) return wait({ ...base, redeploySeenAt: record.redeploySeenAt ?? now });
+    return wait({
+      ...base,
+      lastDeployNumber: app.lastDeployNumber,
+      cameUpAt: now,
+      redeploySeenAt: null,
+      notice: null,
+    });
   }
   if (record.lastDeployNumber === null && app.lastDeployNumber !== null)
     base.lastDeployNumber = app.lastDeployNumber;

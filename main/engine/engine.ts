@@ -289,6 +289,7 @@ export class Engine {
         cameUpAt: null,
         cleverState: null,
         lastDeployNumber: null,
+        redeploySeenAt: null,
         dryRunSleepNotedAt: null,
       },
       { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },

@@ -33,6 +33,7 @@ const COLUMNS: [keyof AppRecord, string][] = [
   ['releaseNoticedAt', 'release_noticed_at'],
   ['cleverState', 'clever_state'],
   ['lastDeployNumber', 'last_deploy_number'],
+  ['redeploySeenAt', 'redeploy_seen_at'],
   ['dryRunSleepNotedAt', 'dry_run_sleep_noted_at'],
   ['notice', 'notice'],
 ];
@@ -61,6 +62,7 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
         release_noticed_at INTEGER,
         clever_state TEXT,
         last_deploy_number INTEGER,
+        redeploy_seen_at INTEGER,
         dry_run_sleep_noted_at INTEGER,
         notice TEXT
       ) STRICT;
