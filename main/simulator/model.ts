@@ -56,6 +56,22 @@ export interface AccessLogEntry {
   statusCode: number;
 }
 
+/** An event of Clever Cloud's event socket, as its `data` carries it (before JSON encoding). */
+export interface SimEvent {
+  event: 'DEPLOYMENT_ACTION_BEGIN' | 'DEPLOYMENT_ACTION_END';
+  date: number;
+  data: {
+    id: string;
+    appId: string;
+    ownerId: string;
+    uuid: string;
+    state: string;
+    action: string;
+    commit: string;
+    cause: string;
+  };
+}
+
 export interface SimApp {
   id: string;
   ownerId: string;
@@ -122,6 +138,7 @@ export class SimulatedCloud {
   readonly apps = new Map<string, SimApp>();
   private logSeq = 0;
   private listeners = new Set<(entry: AccessLogEntry) => void>();
+  private eventListeners = new Set<(event: SimEvent) => void>();
 
   constructor(clock: Clock, options: Partial<SimOptions> = {}, user?: SimOwner) {
     this.clock = clock;
@@ -224,6 +241,40 @@ export class SimulatedCloud {
   private later(app: SimApp, delay: number, apply: () => void): void {
     app.pending.push({ at: this.clock.now() + delay, apply });
     app.pending.sort((a, b) => a.at - b.at);
+    // With someone on the event socket, changes happen on time rather than when next read.
+    if (this.eventListeners.size) this.clock.setTimeout(() => this.settle(app), delay);
+  }
+
+  /** The event socket's feed: deployments beginning and ending, for every app. */
+  onEvent(listener: (event: SimEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  private emitDeployment(app: SimApp, d: SimDeployment, event: SimEvent['event']): void {
+    if (!this.eventListeners.size) return;
+    const e: SimEvent = {
+      event,
+      date: this.clock.now(),
+      data: {
+        id: app.id,
+        appId: app.id,
+        ownerId: app.ownerId,
+        uuid: d.uuid,
+        state: d.state,
+        action: d.action,
+        commit: d.commit,
+        cause: d.cause,
+      },
+    };
+    for (const l of this.eventListeners) l(e);
+  }
+
+  /** A deployment ends: its state, the app's, and the event that says so. */
+  private finish(app: SimApp, d: SimDeployment, state: DeploymentState, appState?: CleverState): void {
+    d.state = state;
+    if (appState) app.state = appState;
+    this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_END');
   }
 
   private newDeployment(
@@ -276,26 +327,19 @@ export class SimulatedCloud {
     const d = this.newDeployment(app, 'DEPLOY', now, cause);
     d.listedAt = now + this.options.listingDelayMs;
     const duration = app.deployDurationMs ?? this.options.deployDurationMs;
-    if (!running) {
-      this.later(app, this.options.listingDelayMs, () => {
-        app.state = 'WANTS_TO_BE_UP';
-      });
-    }
+    this.later(app, this.options.listingDelayMs, () => {
+      if (!running) app.state = 'WANTS_TO_BE_UP';
+      this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
+    });
+    const listed = this.options.listingDelayMs;
     if (outcome === 'ok') {
-      this.later(app, Math.max(duration, this.options.listingDelayMs), () => {
-        d.state = 'OK';
-        app.state = 'SHOULD_BE_UP';
-      });
+      this.later(app, Math.max(duration, listed), () => this.finish(app, d, 'OK', 'SHOULD_BE_UP'));
     } else if (outcome === 'fail') {
-      this.later(app, Math.max(this.options.failAfterMs, this.options.listingDelayMs), () => {
-        d.state = 'FAIL';
-        if (!running) app.state = 'SHOULD_BE_DOWN';
-      });
+      const after = Math.max(this.options.failAfterMs, listed);
+      this.later(app, after, () => this.finish(app, d, 'FAIL', running ? undefined : 'SHOULD_BE_DOWN'));
     } else {
-      this.later(app, Math.max(this.options.failAfterMs / 2, this.options.listingDelayMs), () => {
-        d.state = 'CANCELLED';
-        if (!running) app.state = 'SHOULD_BE_DOWN';
-      });
+      const after = Math.max(this.options.failAfterMs / 2, listed);
+      this.later(app, after, () => this.finish(app, d, 'CANCELLED', running ? undefined : 'SHOULD_BE_DOWN'));
     }
     return { deploymentId: d.uuid };
   }
@@ -307,11 +351,9 @@ export class SimulatedCloud {
     app.pending = [];
     for (const d of app.deployments) if (d.state === 'WIP') d.state = 'CANCELLED';
     const d = this.newDeployment(app, 'UNDEPLOY', this.clock.now(), cause);
+    this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
     if (app.stopNeverCompletes) return;
-    this.later(app, this.options.stopDurationMs, () => {
-      d.state = 'OK';
-      app.state = 'SHOULD_BE_DOWN';
-    });
+    this.later(app, this.options.stopDurationMs, () => this.finish(app, d, 'OK', 'SHOULD_BE_DOWN'));
   }
 
   // ---- what happens outside the reaper ---------------------------------------------------------
