@@ -43,7 +43,7 @@ export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   listOwnerApps: { method: 'GET', path: '/api/owners/:ownerId/applications' },
   credentials: { method: 'GET', path: '/api/credentials' },
   connect: { method: 'POST', path: '/api/credentials/_connect' },
-  useDemo: { method: 'POST', path: '/api/credentials/_demo' },
+  startDemo: { method: 'POST', path: '/api/credentials/_demo' },
 };
 
 /** The names of a path's parameters, in order. */

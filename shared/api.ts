@@ -118,7 +118,7 @@ export const CALL_SCHEMAS = {
   credentials: empty,
   connect: connectInputSchema,
   /** Run the embedded simulator's demo instead of a Clever Cloud account. */
-  useDemo: empty,
+  startDemo: empty,
 } as const;
 
 export type CallName = keyof typeof CALL_SCHEMAS;
@@ -213,7 +213,7 @@ export interface CallOutputs {
   listOwnerApps: PickableApp[];
   credentials: CredentialsStatus;
   connect: ReaperStatus;
-  useDemo: ReaperStatus;
+  startDemo: ReaperStatus;
 }
 export type CallOutput<K extends CallName> = CallOutputs[K];
 

@@ -192,7 +192,7 @@ describe('the reaper service', () => {
     expect((await api.status()).mode).toBe('disconnected');
     await expect(api.listApps()).rejects.toBeInstanceOf(UnavailableError);
     await expect(api.connect({ source: 'clever-tools' })).rejects.toBeInstanceOf(ConflictError);
-    const status = await api.useDemo();
+    const status = await api.startDemo();
     expect(status.mode).toBe('demo');
     expect(events.some((e) => e.type === 'session')).toBe(true);
     expect((await api.listApps()).length).toBeGreaterThan(0);

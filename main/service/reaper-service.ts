@@ -289,7 +289,7 @@ export class ReaperService {
       return this.status();
     },
 
-    useDemo: async () => {
+    startDemo: async () => {
       if (this.session?.mode !== 'demo') await this.switchTo(() => this.deps.sessions.demo());
       return this.status();
     },

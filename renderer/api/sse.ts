@@ -1,0 +1,87 @@
+/**
+ * Server-sent events read with fetch (an EventSource cannot send the Authorization header), with
+ * reconnection: 1 s, then doubling up to 15 s, back to 1 s once connected.
+ */
+
+/** Split a text stream into SSE messages; returns the `data` of each complete message. */
+export class SseParser {
+  private buffer = '';
+
+  push(chunk: string): string[] {
+    this.buffer += chunk.replace(/\r\n?/g, '\n');
+    const out: string[] = [];
+    for (;;) {
+      const end = this.buffer.indexOf('\n\n');
+      if (end < 0) break;
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
+      if (data.length) out.push(data.join('\n'));
+    }
+    return out;
+  }
+}
+
+export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
+
+export interface StreamOptions {
+  url: string;
+  headers: () => Record<string, string>;
+  onMessage: (data: string) => void;
+  onState: (state: StreamState) => void;
+  fetch?: typeof fetch;
+}
+
+/** Keep a stream open until `stop()`; every (re)connection is announced as 'live'. */
+export function openStream(options: StreamOptions): { stop(): void } {
+  const doFetch = options.fetch ?? fetch.bind(globalThis);
+  let stopped = false;
+  let controller: AbortController | null = null;
+  let delay = 1000;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const run = async () => {
+    if (stopped) return;
+    controller = new AbortController();
+    try {
+      const res = await doFetch(options.url, {
+        headers: { accept: 'text/event-stream', ...options.headers() },
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      if (res.status === 401) {
+        options.onState('unauthorized');
+        return;
+      }
+      if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
+      delay = 1000;
+      options.onState('live');
+      const parser = new SseParser();
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const data of parser.push(value)) options.onMessage(data);
+      }
+    } catch {
+      // Fall through to a reconnection, unless stopped.
+    }
+    if (stopped) return;
+    options.onState('reconnecting');
+    timer = setTimeout(run, delay);
+    delay = Math.min(delay * 2, 15_000);
+  };
+
+  options.onState('connecting');
+  void run();
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      controller?.abort();
+    },
+  };
+}
