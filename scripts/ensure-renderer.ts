@@ -25,5 +25,6 @@ const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(
 if (stale) {
   console.log('Building the dashboard (out/renderer)…');
   const { build } = await import('vite');
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  process.chdir(root);
+  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
 }

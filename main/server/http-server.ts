@@ -195,12 +195,15 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       resolvePromise({
         url: `http://${host}:${port}`,
         port,
+        // Event streams end at once; requests under way get a second to finish, then every
+        // connection is closed (a browser keeps idle keep-alive connections open otherwise).
         close: () =>
           new Promise<void>((done) => {
             for (const s of streams) s.end();
             streams.clear();
             server.close(() => done());
             server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 1000).unref();
           }),
       });
     });
