@@ -25,5 +25,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
   },
-  server: { port: 5173, strictPort: false },
+  // `npm run dev:web`: the dashboard with hot reload, its /api served by a running `npm run serve`
+  // (default port); open http://localhost:5173/#token=<the server's token>.
+  server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:7410' } },
 });

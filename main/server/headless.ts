@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
-import type { Clock } from '../engine/ports.ts';
-import { type CredentialsManager, DemoOnlyCredentials } from '../service/credentials.ts';
+import type { CleverCloudPort, Clock } from '../engine/ports.ts';
+import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from '../service/credentials.ts';
 import { ReaperService } from '../service/reaper-service.ts';
 import { createSessionFactory, type Log } from '../service/session.ts';
 import type { ScenarioName } from '../simulator/scenarios.ts';
@@ -35,6 +35,10 @@ export interface HeadlessOptions {
   log?: Log;
   /** Tests: the clock of demo sessions (default: a ScaledClock, or the system clock at scale 1). */
   demoClock?: Clock;
+  /** Tests: the clock of account sessions (default: the system clock). */
+  accountClock?: Clock;
+  /** Tests: a Clever Cloud port to run an account session on (the real client on a simulator...). */
+  clever?: CleverCloudPort;
   /** Tests: the credentials manager (default: demo-only with --demo, else the real one). */
   credentials?: CredentialsManager;
   heartbeatMs?: number;
@@ -64,6 +68,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     options.demoClock ?? (options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale));
   const sessions = createSessionFactory({
     demoClock,
+    ...(options.accountClock ? { accountClock: options.accountClock } : {}),
     timeScale: options.timeScale,
     scenario: options.scenario,
     accountBackend: () => new JsonFileBackend(join(options.dataDir, 'config.json')),
@@ -72,6 +77,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   });
   const credentials =
     options.credentials ??
+    (options.clever ? new FixedCredentials(options.clever) : undefined) ??
     (options.demo
       ? new DemoOnlyCredentials()
       : createRealCredentials({ apiUrl: options.apiUrl, dataDir: options.dataDir, env }));

@@ -44,3 +44,29 @@ export class DemoOnlyCredentials implements CredentialsManager {
     throw new ConflictError('started with --demo: restart without it to connect an account');
   }
 }
+
+/**
+ * Credentials already turned into a port by the caller: tests (a simulator behind the real client,
+ * or in-process), and any shell that resolved them itself.
+ */
+export class FixedCredentials implements CredentialsManager {
+  private readonly clever: CleverCloudPort;
+  private readonly account: string | null;
+
+  constructor(clever: CleverCloudPort, account: string | null = null) {
+    this.clever = clever;
+    this.account = account;
+  }
+
+  async status(): Promise<CredentialsStatus> {
+    return { ...NO_CREDENTIALS, state: 'connected', account: this.account };
+  }
+
+  async open(): Promise<CleverCloudPort | null> {
+    return this.clever;
+  }
+
+  async connect(): Promise<CleverCloudPort> {
+    return this.clever;
+  }
+}

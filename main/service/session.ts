@@ -7,7 +7,7 @@
  * their routes, settings, states and history in the data directory.
  */
 
-import { systemClock } from '../engine/clocks.ts';
+import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
@@ -40,6 +40,8 @@ export interface SessionFactory {
 export interface SessionOptions {
   /** The clock of demo sessions: a ScaledClock makes the demo (and end-to-end tests) run faster. */
   demoClock: Clock;
+  /** The clock of account sessions (default: the system clock; tests give their own). */
+  accountClock?: Clock;
   timeScale: number;
   scenario: ScenarioName;
   /** Where an account session keeps its routes and settings. */
@@ -90,7 +92,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
     },
 
     async account(clever) {
-      const clock = systemClock;
+      const clock = options.accountClock ?? systemClock;
       const config = new ConfigStore(options.accountBackend());
       const store = options.accountDatastore();
       const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
@@ -100,7 +102,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         mode: 'account',
         scenario: null,
         clock,
-        timeScale: 1,
+        timeScale: clock instanceof ScaledClock ? clock.factor : 1,
         engine,
         config,
         store,
