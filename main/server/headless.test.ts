@@ -63,7 +63,7 @@ describe('the headless server on an account', () => {
     expect(statSync(join(dataDir, 'config.json')).mode & 0o777).toBe(0o600);
 
     const second = await serve(dataDir);
-    expect((await second.call('GET', '/api/settings')).body.dryRun).toBe(true);
+    expect(((await second.call('GET', '/api/settings')).body as { dryRun: boolean }).dryRun).toBe(true);
     expect(((await second.call('GET', '/api/apps')).body as AppView[]).map((a) => a.label)).toEqual(['Up']);
     const history = (await second.call('GET', `/api/apps/${app.id}/history`)).body as { reason: string }[];
     expect(history.map((h) => h.reason)).toContain('put under the reaper by a route');
