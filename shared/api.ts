@@ -161,6 +161,8 @@ export interface ReaperStatus {
 }
 
 export interface Snapshot {
+  /** The sequence number of the last event the snapshot includes: later events have a larger one. */
+  seq: number;
   status: ReaperStatus;
   apps: AppView[];
   routes: Route[];
@@ -237,7 +239,11 @@ export type ReaperEvent =
   /** A heartbeat with the engine's clock. */
   | { type: 'clock'; now: number; timeScale: number };
 
-export type ReaperListener = (event: ReaperEvent) => void;
+/**
+ * Hears an event with its sequence number (increasing by one per event of the service). With the
+ * snapshot's `seq`, a caller knows which events the snapshot already includes.
+ */
+export type ReaperListener = (event: ReaperEvent, seq: number) => void;
 
 // ---- the API as a caller sees it -------------------------------------------------------------------
 

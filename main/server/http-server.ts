@@ -162,15 +162,15 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     });
     res.write('retry: 2000\n\n');
     streams.add(res);
-    let seq = 0;
-    const send = (event: ReaperEvent) => {
+    // The event id is the service's sequence number (0 for heartbeats, which every snapshot includes).
+    const send = (event: ReaperEvent, seq = 0) => {
       if (res.writableLength > MAX_UNREAD) {
         log?.('warn', 'an event-stream client reads too slowly: dropped (it reconnects)');
         cleanup();
         res.destroy();
         return;
       }
-      res.write(`id: ${++seq}\ndata: ${JSON.stringify(event)}\n\n`);
+      res.write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
     };
     const heartbeat = () => send({ type: 'clock', ...backend.clock() });
     const off = backend.subscribe(send);

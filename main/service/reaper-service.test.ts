@@ -198,6 +198,17 @@ describe('the reaper service', () => {
     expect((await api.listApps()).length).toBeGreaterThan(0);
   });
 
+  it('numbers its events, and says which ones a snapshot includes', async () => {
+    const { service, api } = await start();
+    const seqs: number[] = [];
+    service.subscribe((_e, seq) => seqs.push(seq));
+    const before = await api.snapshot();
+    await api.updateSettings({ dryRun: true });
+    expect(seqs.length).toBeGreaterThan(0);
+    expect(seqs.every((seq, i) => seq === before.seq + i + 1)).toBe(true);
+    expect((await api.snapshot()).seq).toBe(seqs.at(-1));
+  });
+
   it('names the call that does not exist', async () => {
     const { service } = await start();
     await expect(service.call('nope' as 'status', {})).rejects.toBeInstanceOf(NotFoundError);

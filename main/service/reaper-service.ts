@@ -55,6 +55,8 @@ export class ReaperService {
   private owners = new Map<string, string>();
   private switching: Promise<void> = Promise.resolve();
   private appsPushQueued = false;
+  /** The sequence number of the last event emitted. */
+  private seq = 0;
   private closed = false;
 
   constructor(deps: ReaperServiceDeps) {
@@ -136,9 +138,12 @@ export class ReaperService {
 
   private readonly handlers: Handlers = {
     snapshot: async () => {
+      const status = await this.status();
+      // Everything below in one synchronous step, so that `seq` says exactly what it includes.
       const s = this.session;
       return {
-        status: await this.status(),
+        seq: this.seq,
+        status,
         apps: s ? this.views(s) : [],
         routes: s ? [...s.config.routes()] : [],
         settings: s ? s.config.settings() : DEFAULT_SETTINGS,
@@ -362,9 +367,10 @@ export class ReaperService {
   }
 
   private emit(event: ReaperEvent): void {
+    const seq = ++this.seq;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, seq);
       } catch (error) {
         this.deps.log?.('error', `a listener failed: ${describe(error)}`);
       }

@@ -89,6 +89,9 @@ describe('the server-sent events parser', () => {
   it('gives the data of each complete message, across chunks and line endings', () => {
     const parser = new SseParser();
     expect(parser.push('retry: 2000\n\nid: 1\ndata: {"type":"cl')).toEqual([]);
-    expect(parser.push('ock"}\r\n\r\nid: 2\ndata: a\ndata: b\n\n')).toEqual(['{"type":"clock"}', 'a\nb']);
+    expect(parser.push('ock"}\r\n\r\nid: 2\ndata: a\ndata: b\n\n')).toEqual([
+      { id: '1', data: '{"type":"clock"}' },
+      { id: '2', data: 'a\nb' },
+    ]);
   });
 });

@@ -76,14 +76,15 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
         headers: auth,
         fetch: doFetch,
         onState: setConnection,
-        onMessage: (data) => {
+        onMessage: ({ id, data }) => {
           let event: ReaperEvent;
           try {
             event = JSON.parse(data) as ReaperEvent;
           } catch {
             return;
           }
-          for (const l of listeners) l(event);
+          const seq = Number(id ?? 0) || 0;
+          for (const l of listeners) l(event, seq);
         },
       });
     }

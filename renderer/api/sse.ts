@@ -3,23 +3,30 @@
  * reconnection: 1 s, then doubling up to 15 s, back to 1 s once connected.
  */
 
-/** Split a text stream into SSE messages; returns the `data` of each complete message. */
+export interface SseMessage {
+  id: string | null;
+  data: string;
+}
+
+/** Split a text stream into SSE messages; returns each complete message with data. */
 export class SseParser {
   private buffer = '';
 
-  push(chunk: string): string[] {
+  push(chunk: string): SseMessage[] {
     this.buffer += chunk.replace(/\r\n?/g, '\n');
-    const out: string[] = [];
+    const out: SseMessage[] = [];
     for (;;) {
       const end = this.buffer.indexOf('\n\n');
       if (end < 0) break;
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
-      if (data.length) out.push(data.join('\n'));
+      const lines = block.split('\n');
+      const field = (name: string) =>
+        lines
+          .filter((line) => line.startsWith(`${name}:`))
+          .map((line) => line.slice(line.startsWith(`${name}: `) ? name.length + 2 : name.length + 1));
+      const data = field('data');
+      if (data.length) out.push({ id: field('id').at(-1) ?? null, data: data.join('\n') });
     }
     return out;
   }
@@ -30,7 +37,7 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized
 export interface StreamOptions {
   url: string;
   headers: () => Record<string, string>;
-  onMessage: (data: string) => void;
+  onMessage: (message: SseMessage) => void;
   onState: (state: StreamState) => void;
   fetch?: typeof fetch;
 }
@@ -64,7 +71,7 @@ export function openStream(options: StreamOptions): { stop(): void } {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        for (const data of parser.push(value)) options.onMessage(data);
+        for (const message of parser.push(value)) options.onMessage(message);
       }
     } catch {
       // Fall through to a reconnection, unless stopped.

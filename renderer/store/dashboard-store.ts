@@ -91,8 +91,19 @@ export function serverNow(clock: ClockBase, localNow = Date.now()): number {
   return clock.serverNow + (localNow - clock.localNow) * clock.scale;
 }
 
+interface Pushed {
+  event: ReaperEvent;
+  seq: number;
+}
+
 export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState> {
-  let queue: ReaperEvent[] = [];
+  let queue: Pushed[] = [];
+  /** Events up to this sequence number are in the state (from the snapshot, or applied since). */
+  let floor = 0;
+  /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
+  let alerted = 0;
+  /** While a snapshot is on its way: every event received, to replay those it does not include. */
+  let sinceReload: Pushed[] | null = null;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   let toastId = 0;
   let loadSeq = 0;
@@ -108,7 +119,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       flushTimer = null;
       const events = queue;
       queue = [];
-      if (events.length === 0) return;
+      if (events.length) apply(events);
+    };
+
+    /** Apply events in order; those the state already includes (seq <= floor) are skipped. */
+    const apply = (events: Pushed[]) => {
       let reload = false;
       const s = get();
       let apps = s.apps;
@@ -122,7 +137,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       };
       let { routes, settings, clock, history, selectedAppId, unreachable } = s;
       const toasts: Toast[] = [];
-      for (const e of events) {
+      for (const { event: e, seq } of events) {
+        if (seq > 0 && seq <= floor) continue;
+        if (seq > 0) floor = seq;
         switch (e.type) {
           case 'app':
             own()[e.app.appId] = e.app;
@@ -152,7 +169,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             }
             break;
           case 'alert':
-            toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
+            if (seq === 0 || seq > alerted) {
+              alerted = Math.max(alerted, seq);
+              toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
+            }
             break;
           case 'routes':
             routes = e.routes;
@@ -225,8 +245,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       busy: {},
 
       start() {
-        const off = api.subscribe((event) => {
-          queue.push(event);
+        const off = api.subscribe((event, seq) => {
+          const pushed = { event, seq };
+          queue.push(pushed);
+          sinceReload?.push(pushed);
           flushTimer ??= setTimeout(flush, BATCH_MS);
         });
         let wasLive = false;
@@ -250,9 +272,12 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       async reload() {
         const seq = ++loadSeq;
+        sinceReload = [];
         try {
           const snap = await api.snapshot();
           if (seq !== loadSeq) return;
+          const replay = sinceReload ?? [];
+          sinceReload = null;
           const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
           const selectedAppId = get().selectedAppId;
           set({
@@ -265,10 +290,15 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             settings: snap.settings,
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
+          // The snapshot includes the events up to its seq; the later ones received meanwhile are
+          // applied again on top of it (a sequence restarts with a restarted server).
+          floor = snap.seq;
+          apply(replay.filter((p) => p.seq === 0 || p.seq > snap.seq));
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
           if (seq !== loadSeq) return;
+          sinceReload = null;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
           else get().toast('error', `cannot refresh: ${errorText(error)}`);
         }

@@ -104,10 +104,11 @@ export function fakeApi(
     ...options.status,
   };
   const listeners = new Set<ReaperListener>();
+  let seq = 0;
   const calls: FakeApi['calls'] = [];
   const byId = (appId: string) => apps.find((a) => a.appId === appId)!;
   const answers: Partial<Record<CallName, (input: never) => unknown>> = {
-    snapshot: () => ({ status, apps, routes, settings }),
+    snapshot: () => ({ seq, status, apps, routes, settings }),
     status: () => status,
     listApps: () => apps,
     getApp: ({ appId }: { appId: string }) => ({
@@ -173,7 +174,8 @@ export function fakeApi(
     ...api,
     calls,
     emit(event) {
-      for (const l of listeners) l(event);
+      seq++;
+      for (const l of listeners) l(event, seq);
     },
     answer(name, fn) {
       answers[name] = fn as (input: never) => unknown;
