@@ -33,13 +33,15 @@ export function AppDetailPanel({ appId }: { appId: string }) {
     const close = () => {
       select(null);
       // Back to the row the panel was opened from.
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('.row[aria-selected="true"], .row[tabindex="0"]')?.focus(),
-      );
+      requestAnimationFrame(() => {
+        const rows = document.querySelectorAll<HTMLElement>('tr[data-app-id]');
+        const row = [...rows].find((r) => r.dataset.appId === appId);
+        row?.querySelector<HTMLElement>('.open')?.focus();
+      });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [select]);
+  }, [select, appId]);
 
   if (!app) return null;
   return (

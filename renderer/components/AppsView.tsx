@@ -354,9 +354,10 @@ const Row = memo(function Row({
   return (
     <tr
       aria-rowindex={index + 2}
-      aria-selected={selected}
+      aria-current={selected ? 'true' : undefined}
       data-index={index}
       data-app={app.name}
+      data-app-id={app.appId}
       className={`${selected ? 'selected' : ''} ${app.state === 'Error' ? 'error' : ''}`}
       onFocus={() => onFocusRow(index)}
     >

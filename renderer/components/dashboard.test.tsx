@@ -145,6 +145,8 @@ describe('the apps table', () => {
     expect(dialog).toBeTruthy();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Focus goes back to the row the details were opened from.
+    await waitFor(() => expect(document.activeElement).toBe(rows()[3]));
   });
 
   it('sorts by a column header, and says so to assistive technologies', async () => {
