@@ -15,6 +15,7 @@ test.describe('a thousand apps', () => {
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
 
+    await page.screenshot({ path: 'e2e/screenshots/fleet-1280x800-light.png' });
     await page.keyboard.press('/');
     await page.keyboard.type('web-0992');
     await expect(table.locator('tbody tr[data-app]')).toHaveCount(1);

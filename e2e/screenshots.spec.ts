@@ -33,10 +33,15 @@ for (const size of SIZES) {
       await expect(appRow(page, 'shop-staging')).toContainText('access log');
       await shoot(page, `apps-${tag}`);
 
-      const dialog = await openDetails(page, 'partner-portal');
-      await expect(dialog.getByRole('list', { name: /Transitions/ })).toContainText('Error');
+      // An app whose start fails: its details show the cause, the timeline and the transitions.
+      await appRow(page, 'billing-preview').getByRole('button', { name: 'Wake billing-preview' }).click();
+      await expect(badge(appRow(page, 'billing-preview'))).toHaveText('Error');
+      const dialog = await openDetails(page, 'billing-preview');
+      await expect(dialog.getByRole('list', { name: /Transitions/ })).toContainText('Waking up → Error');
+      await dialog.getByRole('radio', { name: '1 h' }).check();
       await shoot(page, `app-error-${tag}`);
       await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
 
       await page.getByRole('button', { name: /^Routes/ }).click();
       await page.getByRole('button', { name: 'Edit the route of docs-preview' }).click();
