@@ -104,3 +104,23 @@ export function problemsOf(error: unknown, field: string): string[] {
   const problems = error instanceof ApiError || error instanceof InputError ? error.problems : [];
   return problems.filter((p) => p.field === field || p.field.startsWith(`${field}.`)).map((p) => p.message);
 }
+
+/**
+ * A call's outcome as a message transport (IPC) carries it: Electron keeps only the message of a
+ * thrown error, so the main side answers with an envelope and the preload unwraps it.
+ */
+export type Envelope<T> = { ok: true; value: T } | ({ ok: false } & ErrorBody);
+
+export async function envelope<T>(run: () => Promise<T>): Promise<Envelope<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, ...toErrorBody(error) };
+  }
+}
+
+/** The value of an envelope, or the ApiError it carries, thrown. */
+export function unwrap<T>(result: Envelope<T>): T {
+  if (result.ok) return result.value;
+  throw fromErrorBody({ error: result.error });
+}
