@@ -1,26 +1,31 @@
 /**
  * The lifecycle through the dashboard: the real engine on the simulator's e2e scenario, time running
- * 20 times faster (a grace period of 3 minutes passes in 9 seconds). Every wait is on what the page
+ * 20 times faster unless told (a grace period of 3 minutes passes in 9 seconds). Every wait is on what the page
  * or the admin API shows, never a fixed sleep.
  */
 import { appRow, badge, expect, historyList, openDetails, test } from './fixtures.ts';
 
-test('an idle app goes to sleep after its grace period, and the history says why', async ({
-  page,
-  reaper,
-}) => {
-  await page.goto(reaper.dashboardUrl);
-  const row = appRow(page, 'idle-review');
-  await expect(badge(row)).toHaveText('Up');
-  await expect(row).toContainText(/sleeps at \d\d:\d\d/);
-  await expect(badge(row)).toHaveText('Asleep');
-  const dialog = await openDetails(page, 'idle-review');
-  const history = historyList(dialog);
-  await expect(history).toContainText('Up → Going to sleep');
-  await expect(history).toContainText(/no traffic for 3 min .*\(grace period 3 min\), last deployment OK/);
-  await expect(history).toContainText('Going to sleep → Asleep');
-  // The token moved from the address bar to the session.
-  expect(page.url()).not.toContain('token=');
+test.describe('at half the usual speed', () => {
+  // Its 3-minute grace period lasts 18 s: time enough to see the app Up first on a slow machine.
+  test.use({ timeScale: 10 });
+
+  test('an idle app goes to sleep after its grace period, and the history says why', async ({
+    page,
+    reaper,
+  }) => {
+    await page.goto(reaper.dashboardUrl);
+    const row = appRow(page, 'idle-review');
+    await expect(badge(row)).toHaveText('Up');
+    await expect(row).toContainText(/sleeps at \d\d:\d\d/);
+    await expect(badge(row)).toHaveText('Asleep', { timeout: 60_000 });
+    const dialog = await openDetails(page, 'idle-review');
+    const history = historyList(dialog);
+    await expect(history).toContainText('Up → Going to sleep');
+    await expect(history).toContainText(/no traffic for 3 min .*\(grace period 3 min\), last deployment OK/);
+    await expect(history).toContainText('Going to sleep → Asleep');
+    // The token moved from the address bar to the session.
+    expect(page.url()).not.toContain('token=');
+  });
 });
 
 test('Wake from the dashboard brings a sleeping app Up', async ({ page, reaper }) => {
