@@ -1,0 +1,147 @@
+/**
+ * A headless server per test: `npm run serve -- --demo --scenario e2e --time-scale N --port 0
+ * --data-dir <temp>` (or without --demo, for the first-run screen), its dashboard URL read from what
+ * it prints, and a small admin API client for the test to drive and check state.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Reaper {
+  url: string;
+  /** The dashboard with the admin token in the fragment, as the server prints it. */
+  dashboardUrl: string;
+  token: string;
+  /** Call the admin API; the body is parsed JSON. */
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** The id of an app of the scenario, by name. */
+  appId(name: string): Promise<string>;
+  /** The engine's clock (it runs `timeScale` times faster than real time). */
+  now(): Promise<number>;
+}
+
+export interface ReaperOptions {
+  /** The demo scenario, or null for a server with no account (the first-run screen). */
+  scenario: string | null;
+  timeScale: number;
+}
+
+function startServer(
+  args: string[],
+): Promise<{ child: ChildProcess; dashboardUrl: string; log: () => string }> {
+  const env = { ...process.env };
+  delete env.REAPER_ADMIN_TOKEN;
+  const child = spawn('npm', ['run', '--silent', 'serve', '--', ...args], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Dashboard: (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, dashboardUrl: match[1]!, log: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}):\n${output}`));
+    });
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+  }, 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export const test = base.extend<{ reaper: Reaper } & ReaperOptions>({
+  scenario: ['e2e', { option: true }],
+  timeScale: [20, { option: true }],
+  reaper: async ({ scenario, timeScale }, use, testInfo) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-e2e-'));
+    const args = ['--port', '0', '--data-dir', dataDir];
+    if (scenario) args.push('--demo', '--scenario', scenario, '--time-scale', String(timeScale));
+    const { child, dashboardUrl, log } = await startServer(args);
+    const url = new URL(dashboardUrl).origin;
+    const token = decodeURIComponent(new URL(dashboardUrl).hash.replace(/^#token=/, ''));
+    const api: Reaper['api'] = async (method, path, body) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    };
+    const reaper: Reaper = {
+      url,
+      dashboardUrl,
+      token,
+      api,
+      async appId(name) {
+        const { body } = await api<{ name: string; appId: string }[]>('GET', '/api/apps');
+        const app = body.find((a) => a.name === name);
+        if (!app) throw new Error(`no app ${name}`);
+        return app.appId;
+      },
+      async now() {
+        return (await api<{ now: number }>('GET', '/api/status')).body.now;
+      },
+    };
+    try {
+      await use(reaper);
+    } finally {
+      await stopServer(child);
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('server.log', { body: log(), contentType: 'text/plain' });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect };
+
+/** The row of an app in the apps table. */
+export function appRow(page: Page, name: string): Locator {
+  return page.locator(`tr[data-app="${name}"]`);
+}
+
+/** The console state badge of a row (or of the details). */
+export function badge(scope: Locator): Locator {
+  return scope.locator('.badge');
+}
+
+/** Open an app's details from its row. */
+export async function openDetails(page: Page, name: string): Promise<Locator> {
+  await appRow(page, name).getByRole('button', { name, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+export function historyList(dialog: Locator): Locator {
+  return dialog.getByRole('list', { name: 'Transitions and actions, newest first' });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORT, parseCli } from './cli.ts';
+import { bearerToken, sameToken } from './token.ts';
+
+describe('the serve command line', () => {
+  it('defaults to loopback, the default port, the real Clever Cloud and the user data directory', () => {
+    expect(parseCli([], { REAPER_DATA_DIR: '/tmp/reaper-data' })).toEqual({
+      demo: false,
+      scenario: 'demo',
+      host: '127.0.0.1',
+      port: DEFAULT_PORT,
+      dataDir: '/tmp/reaper-data',
+      apiUrl: null,
+      timeScale: 1,
+    });
+  });
+
+  it('reads every flag', () => {
+    expect(
+      parseCli(['--demo', '--scenario', 'e2e', '--time-scale', '20', '--port', '0', '--data-dir', '/tmp/x']),
+    ).toMatchObject({ demo: true, scenario: 'e2e', timeScale: 20, port: 0, dataDir: '/tmp/x' });
+    expect(parseCli(['--api-url', 'http://127.0.0.1:9000/v2'], {})).toMatchObject({
+      apiUrl: 'http://127.0.0.1:9000/v2',
+    });
+  });
+
+  it('names the flag that is wrong', () => {
+    expect(() => parseCli(['--port', 'eighty'])).toThrow(/^--port: /);
+    expect(() => parseCli(['--time-scale', '10'])).toThrow('--time-scale: only with --demo');
+    expect(() => parseCli(['--demo', '--scenario', 'nope'])).toThrow(/^--scenario: 'nope' is not one of/);
+    expect(() => parseCli(['--api-url', 'ftp://x'])).toThrow(/^--api-url: /);
+    expect(() => parseCli(['--nope'])).toThrow();
+  });
+});
+
+describe('the admin token', () => {
+  it('is read from a Bearer header and compared whatever the lengths', () => {
+    expect(bearerToken('Bearer abc.def')).toBe('abc.def');
+    expect(bearerToken('bearer   abc ')).toBe('abc');
+    expect(bearerToken('Basic abc')).toBeNull();
+    expect(bearerToken(undefined)).toBeNull();
+    expect(sameToken('abc', 'abc')).toBe(true);
+    expect(sameToken('abc', 'abcd')).toBe(false);
+  });
+});

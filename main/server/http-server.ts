@@ -1,0 +1,233 @@
+/**
+ * The HTTP transport of the ReaperApi: the admin API under /api (JSON, bearer token), the event
+ * stream (server-sent events) and the built dashboard. node:http only.
+ *
+ * Routing comes from the shared table (shared/api-http.ts) that the dashboard's client also uses;
+ * validation, errors and behaviour are the service's (the same for the IPC transport).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CallName, ReaperEvent, ReaperListener } from '../../shared/api.ts';
+import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
+import { API_PREFIX, EVENTS_PATH, HTTP_ROUTES, type HttpRoute, matchPath } from '../../shared/api-http.ts';
+import type { Log } from '../service/session.ts';
+import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
+import { bearerToken, sameToken } from './token.ts';
+
+/** What the transport needs from the service. */
+export interface ApiBackend {
+  call(name: CallName, raw: unknown): Promise<unknown>;
+  subscribe(listener: ReaperListener): () => void;
+  clock(): { now: number; timeScale: number };
+}
+
+export interface HttpServerOptions {
+  backend: ApiBackend;
+  token: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** The built dashboard; null serves the API alone. */
+  staticDir: string | null;
+  /** Real time between two heartbeats of the event stream. */
+  heartbeatMs?: number;
+  log?: Log;
+}
+
+export interface RunningHttpServer {
+  /** The server's base URL, e.g. http://127.0.0.1:7410 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+/** An event-stream client that lets this much pile up unread is dropped (it reconnects and resyncs). */
+const MAX_UNREAD = 8 * 1024 * 1024;
+
+const ROUTES = Object.entries(HTTP_ROUTES) as [CallName, HttpRoute][];
+
+export function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { backend, token, log } = options;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const streams = new Set<ServerResponse>();
+
+  const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    handle(req, res).catch((error: unknown) => {
+      log?.(
+        'error',
+        `${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
+      );
+      if (!res.headersSent) sendError(res, toErrorBody(error));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+      await serveStatic(req, res, path, options.staticDir);
+      return;
+    }
+    res.setHeader('cache-control', 'no-store');
+    const given = bearerToken(req.headers.authorization);
+    if (given === null || !sameToken(given, token)) {
+      res.setHeader('www-authenticate', 'Bearer realm="clever-reaper"');
+      sendError(res, {
+        error: { code: 'unauthorized', message: 'a valid admin token is needed (Authorization: Bearer ...)' },
+      });
+      return;
+    }
+    if (path === EVENTS_PATH) {
+      if (req.method !== 'GET') return methodNotAllowed(res, ['GET']);
+      openStream(req, res);
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const matches = ROUTES.flatMap(([name, route]) => {
+      const params = matchPath(route.path, path);
+      return params ? [{ name, route, params }] : [];
+    });
+    if (matches.length === 0) {
+      sendError(res, { error: { code: 'not-found', message: `no endpoint ${method} ${path}` } });
+      return;
+    }
+    const match = matches.find((m) => m.route.method === method);
+    if (!match)
+      return methodNotAllowed(
+        res,
+        matches.map((m) => m.route.method),
+      );
+
+    const body = await readJson(req);
+    if (body === INVALID) return;
+    const input: Record<string, unknown> = Object.fromEntries(url.searchParams);
+    if (match.route.bodyField) {
+      if (body !== undefined) input[match.route.bodyField] = body;
+    } else if (body !== undefined) {
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        sendError(res, { error: { code: 'invalid-input', message: 'the body must be a JSON object' } });
+        return;
+      }
+      Object.assign(input, body);
+    }
+    Object.assign(input, match.params);
+    const result = await backend.call(match.name, input);
+    sendJson(res, match.route.status ?? 200, result);
+
+    async function readJson(r: IncomingMessage): Promise<unknown> {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of r) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY) {
+          sendError(res, { error: { code: 'invalid-input', message: 'the body is larger than 1 MB' } });
+          r.destroy();
+          return INVALID;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return undefined;
+      const type = r.headers['content-type'] ?? '';
+      if (!/^application\/json\b/i.test(type)) {
+        sendError(res, {
+          error: { code: 'invalid-input', message: 'the body must be JSON (Content-Type: application/json)' },
+        });
+        return INVALID;
+      }
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        sendError(res, {
+          error: {
+            code: 'invalid-input',
+            message: `the body is not valid JSON: ${error instanceof Error ? error.message : error}`,
+          },
+        });
+        return INVALID;
+      }
+    }
+  }
+
+  /** Server-sent events: a `clock` heartbeat at once and every heartbeatMs, then every ReaperEvent. */
+  function openStream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    streams.add(res);
+    // The event id is the service's sequence number (0 for heartbeats, which every snapshot includes).
+    const send = (event: ReaperEvent, seq = 0) => {
+      if (res.writableLength > MAX_UNREAD) {
+        log?.('warn', 'an event-stream client reads too slowly: dropped (it reconnects)');
+        cleanup();
+        res.destroy();
+        return;
+      }
+      res.write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    const heartbeat = () => send({ type: 'clock', ...backend.clock() });
+    const off = backend.subscribe(send);
+    const timer = setInterval(heartbeat, heartbeatMs);
+    timer.unref();
+    heartbeat();
+    const cleanup = () => {
+      off();
+      clearInterval(timer);
+      streams.delete(res);
+    };
+    req.on('close', cleanup);
+    res.on('error', cleanup);
+  }
+
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      resolvePromise({
+        url: `http://${host}:${port}`,
+        port,
+        // Event streams end at once; requests under way get a second to finish, then every
+        // connection is closed (a browser keeps idle keep-alive connections open otherwise).
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of streams) s.end();
+            streams.clear();
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 1000).unref();
+          }),
+      });
+    });
+  });
+}
+
+const INVALID = Symbol('invalid body');
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, body: ErrorBody): void {
+  sendJson(res, ERROR_STATUS[body.error.code], body);
+}
+
+function methodNotAllowed(res: ServerResponse, allowed: string[]): void {
+  res.setHeader('allow', [...new Set(allowed)].join(', '));
+  sendJson(res, 405, {
+    error: { code: 'invalid-input', message: `use ${[...new Set(allowed)].join(' or ')}` },
+  });
+}

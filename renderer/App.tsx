@@ -1,0 +1,53 @@
+/** The dashboard: picks its API (IPC bridge or HTTP), builds the store, and shows the shell. */
+import { useEffect, useMemo, useState } from 'react';
+import type { DashboardApi } from './api/dashboard-api.ts';
+import { createHttpClient } from './api/http-client.ts';
+import { forgetToken, saveToken } from './api/token.ts';
+import { Shell } from './components/Shell.tsx';
+import { TokenScreen } from './components/TokenScreen.tsx';
+import { DashboardProvider } from './store/context.tsx';
+import { createDashboardStore } from './store/dashboard-store.ts';
+
+export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized?: () => void }) {
+  const store = useMemo(() => createDashboardStore(api), [api]);
+  useEffect(() => store.getState().start(), [store]);
+  useEffect(() => {
+    if (!onUnauthorized) return;
+    return store.subscribe((s) => {
+      if (s.connection === 'unauthorized') onUnauthorized();
+    });
+  }, [store, onUnauthorized]);
+  return (
+    <DashboardProvider api={api} store={store}>
+      <Shell />
+    </DashboardProvider>
+  );
+}
+
+/** The browser dashboard of the headless server: asks for the token when it has none (or a refused one). */
+export function BrowserApp({ initial }: { initial: { api: DashboardApi } | { needsToken: true } }) {
+  const [api, setApi] = useState<DashboardApi | null>('api' in initial ? initial.api : null);
+  const [refused, setRefused] = useState(false);
+  if (!api) {
+    return (
+      <TokenScreen
+        refused={refused}
+        onToken={(token) => {
+          saveToken(window.sessionStorage, token);
+          setRefused(false);
+          setApi(createHttpClient({ baseUrl: '', token }));
+        }}
+      />
+    );
+  }
+  return (
+    <App
+      api={api}
+      onUnauthorized={() => {
+        forgetToken(window.sessionStorage);
+        setRefused(true);
+        setApi(null);
+      }}
+    />
+  );
+}

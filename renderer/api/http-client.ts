@@ -1,0 +1,108 @@
+/**
+ * The ReaperApi over HTTP + server-sent events, for the dashboard served by the headless server.
+ * Requests are built from the shared route table, so they match the server's router by construction.
+ */
+import { apiFromInvoke, type CallName, type ReaperEvent, type ReaperListener } from '../../shared/api.ts';
+import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
+import { EVENTS_PATH, fillPath, HTTP_ROUTES } from '../../shared/api-http.ts';
+import type { DashboardApi } from './dashboard-api.ts';
+import { openStream, type StreamState } from './sse.ts';
+
+export interface HttpClientOptions {
+  /** The server's origin (and base path); '' for the page's own origin. */
+  baseUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+}
+
+export function createHttpClient(options: HttpClientOptions): DashboardApi {
+  const doFetch = options.fetch ?? fetch.bind(globalThis);
+  const auth = () => ({ authorization: `Bearer ${options.token}` });
+  const listeners = new Set<ReaperListener>();
+  const connectionListeners = new Set<(state: StreamState) => void>();
+  let connection: StreamState = 'connecting';
+  let stream: { stop(): void } | null = null;
+
+  const invoke = async (name: CallName, input: unknown): Promise<unknown> => {
+    const route = HTTP_ROUTES[name];
+    const { path, rest } = fillPath(route.path, (input ?? {}) as Record<string, unknown>);
+    let url = `${options.baseUrl}${path}`;
+    let body: string | undefined;
+    if (route.method === 'GET' || route.method === 'DELETE') {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(rest)) if (v !== undefined && v !== null) query.set(k, String(v));
+      const q = query.toString();
+      if (q) url += `?${q}`;
+    } else {
+      const payload = route.bodyField ? rest[route.bodyField] : rest;
+      body = JSON.stringify(payload ?? {});
+    }
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: route.method,
+        headers: { ...auth(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body }),
+        cache: 'no-store',
+      });
+    } catch (error) {
+      throw new ApiError('unavailable', `the reaper cannot be reached (${(error as Error).message})`);
+    }
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    if (!res.ok) {
+      if (res.status === 401) setConnection('unauthorized');
+      if (isErrorBody(parsed)) throw fromErrorBody(parsed);
+      throw new ApiError(res.status === 401 ? 'unauthorized' : 'internal', `HTTP ${res.status}`);
+    }
+    return parsed;
+  };
+
+  function setConnection(state: StreamState) {
+    connection = state;
+    for (const l of connectionListeners) l(state);
+  }
+
+  const subscribe = (listener: ReaperListener) => {
+    listeners.add(listener);
+    if (!stream) {
+      stream = openStream({
+        url: `${options.baseUrl}${EVENTS_PATH}`,
+        headers: auth,
+        fetch: doFetch,
+        onState: setConnection,
+        onMessage: ({ id, data }) => {
+          let event: ReaperEvent;
+          try {
+            event = JSON.parse(data) as ReaperEvent;
+          } catch {
+            return;
+          }
+          const seq = Number(id ?? 0) || 0;
+          for (const l of listeners) l(event, seq);
+        },
+      });
+    }
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && stream) {
+        stream.stop();
+        stream = null;
+      }
+    };
+  };
+
+  return {
+    ...apiFromInvoke(invoke, subscribe),
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      listener(connection);
+      return () => connectionListeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,387 @@
+/**
+ * The details of one app, beside the table: its state and cause, Reset / Wake / Keep awake / Disable
+ * the reaper, its routes and must-be-up ranges with the next transitions, and its history as a
+ * timeline and a list of transitions with who acted and why. Escape closes it.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { AppDetail as Detail } from '../../shared/api.ts';
+import type { AppView } from '../../shared/app-view.ts';
+import { CONSOLE_LABELS, type HistoryEntry, type HistoryKind } from '../../shared/domain.ts';
+import { formatDuration, HOUR } from '../../shared/durations.ts';
+import { formatZoned } from '../../shared/schedule.ts';
+import { ago, clockTime, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
+import { errorText } from '../store/dashboard-store.ts';
+import { noteCell, sleepCell } from './AppsView.tsx';
+import { CloseIcon } from './icons.tsx';
+import { StateBadge } from './StateBadge.tsx';
+import { Timeline } from './Timeline.tsx';
+
+export function AppDetailPanel({ appId }: { appId: string }) {
+  const app = useDashboard((s) => s.apps[appId]);
+  const select = useDashboard((s) => s.select);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) close();
+    };
+    const close = () => {
+      select(null);
+      // Back to the row the panel was opened from.
+      requestAnimationFrame(() => {
+        const rows = document.querySelectorAll<HTMLElement>('tr[data-app-id]');
+        const row = [...rows].find((r) => r.dataset.appId === appId);
+        row?.querySelector<HTMLElement>('.open')?.focus();
+      });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [select, appId]);
+
+  if (!app) return null;
+  return (
+    <aside className="drawer" role="dialog" aria-modal="false" aria-labelledby="detail-heading">
+      <header className="drawer-head">
+        <div>
+          <h2 id="detail-heading" ref={headingRef} tabIndex={-1}>
+            {app.name}
+          </h2>
+          <p className="sub">
+            {app.ownerName} · <span className="mono">{app.appId}</span>
+          </p>
+        </div>
+        <StateBadge state={app.state} />
+        <button type="button" className="icon" onClick={() => select(null)} aria-label="Close the details">
+          <CloseIcon />
+        </button>
+      </header>
+      <div className="drawer-body">
+        <Body app={app} />
+      </div>
+    </aside>
+  );
+}
+
+function Body({ app }: { app: AppView }) {
+  const api = useApi();
+  const routes = useDashboard((s) => s.routes);
+  const history = useDashboard((s) => s.history);
+  const act = useDashboard((s) => s.act);
+  const busy = useDashboard((s) => s.busy[app.appId] ?? null);
+  const editRoute = useDashboard((s) => s.editRoute);
+  const now = useServerNow();
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [detailError, setDetailError] = useState<string | null>(null);
+
+  // Routes and ranges come with the detail; fetched again when the routes change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `routes` is the trigger
+  useEffect(() => {
+    let live = true;
+    api.getApp({ appId: app.appId }).then(
+      (d) => {
+        if (!live) return;
+        setDetail(d);
+        setDetailError(null);
+      },
+      (e: unknown) => {
+        if (live) setDetailError(errorText(e));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, app.appId, routes]);
+
+  const sleep = sleepCell(app, now);
+  const note = noteCell(app, now);
+  const entries = history?.appId === app.appId ? history.entries : [];
+
+  return (
+    <>
+      {app.state === 'Error' && (
+        <div className="callout danger" role="alert">
+          <div>
+            <strong>Error: </strong>
+            {app.cause}
+            <p className="muted">
+              The reaper leaves the app alone until it is reset: requests go through as if the reaper was not
+              there. Once the problem is fixed, Reset reads its state again from Clever Cloud.
+            </p>
+          </div>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy !== null}
+            onClick={() => void act(app.appId, 'reset')}
+          >
+            {busy === 'reset' ? 'Resetting…' : 'Reset'}
+          </button>
+        </div>
+      )}
+
+      <section className="actions-bar" aria-label="Actions">
+        {(app.state === 'Down' || app.state === 'WaitingForShutdown') && (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy !== null || app.wakeRequestedAt !== null}
+            onClick={() => void act(app.appId, 'wake')}
+          >
+            {busy === 'wake' || app.wakeRequestedAt !== null ? 'Waking…' : 'Wake'}
+          </button>
+        )}
+        {app.state !== 'Error' && (
+          <button type="button" disabled={busy !== null} onClick={() => void act(app.appId, 'reset')}>
+            Reset
+          </button>
+        )}
+        <DisableReaper app={app} />
+      </section>
+
+      <dl className="facts">
+        <dt>State</dt>
+        <dd>
+          {app.label} for {shortDuration(now - app.stateSince)}{' '}
+          <span className="muted">(since {fullTime(app.stateSince)})</span>
+        </dd>
+        <dt>Clever Cloud</dt>
+        <dd className="mono">{app.cleverState ?? 'not read yet'}</dd>
+        <dt>Last request</dt>
+        <dd>
+          {app.lastRequestAt === null
+            ? 'none seen'
+            : `${ago(app.lastRequestAt, now)}${app.lastRequestSource ? `, ${SOURCE_LABELS[app.lastRequestSource]}` : ''}`}
+        </dd>
+        <dt>Grace period</dt>
+        <dd>{app.gracePeriodMs === null ? 'no enabled route' : formatDuration(app.gracePeriodMs)}</dd>
+        {sleep && (
+          <>
+            <dt>Sleep</dt>
+            <dd>
+              {sleep.main}
+              {sleep.sub ? ` (${sleep.sub})` : ''}
+            </dd>
+          </>
+        )}
+        {note && !app.cause && (
+          <>
+            <dt>Note</dt>
+            <dd className={note.tone}>{note.text}</dd>
+          </>
+        )}
+      </dl>
+
+      {app.state !== 'Error' && <KeepAwake app={app} now={now} />}
+
+      <section aria-labelledby="ranges-heading">
+        <h3 id="ranges-heading">Must-be-up ranges</h3>
+        {detailError && <p className="danger">{detailError}</p>}
+        {detail && detail.ranges.length === 0 && (
+          <p className="muted">None: the grace period alone decides.</p>
+        )}
+        {detail && detail.ranges.length > 0 && (
+          <>
+            <ul className="plain">
+              {detail.ranges.map((r) => (
+                <li key={`${r.days}${r.start}${r.end}${r.timeZone}`}>
+                  {r.days} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
+                </li>
+              ))}
+            </ul>
+            <p className="muted">Next:</p>
+            <ul className="plain transitions">
+              {detail.nextTransitions.map((t) => (
+                <li key={t.at}>
+                  {t.up ? 'up from' : 'may sleep from'} {formatZoned(t.at, detail.ranges[0]!.timeZone)}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="routes-heading">
+        <h3 id="routes-heading">Routes</h3>
+        <ul className="plain">
+          {(detail?.routes ?? routes.filter((r) => r.appId === app.appId)).map((r) => (
+            <li key={r.id} className="route-line">
+              <span className={r.enabled ? '' : 'muted'}>
+                {r.label ? `${r.label}: ` : ''}
+                {r.enabled ? 'enabled' : 'disabled'}, grace period {formatDuration(r.gracePeriodMs)}
+                {r.hosts.length ? ` · ${r.hosts.join(', ')}` : ''}
+              </span>
+              <button type="button" className="link" onClick={() => editRoute(r.id)}>
+                Edit<span className="visually-hidden"> the route {r.label}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="history-heading">
+        <h3 id="history-heading">History</h3>
+        {history?.loading && <p className="muted">Loading the history…</p>}
+        {history?.error && <p className="danger">{history.error}</p>}
+        <Timeline history={entries} state={app.state} now={now} />
+        <HistoryList entries={entries} />
+      </section>
+    </>
+  );
+}
+
+function DisableReaper({ app }: { app: AppView }) {
+  const act = useDashboard((s) => s.act);
+  const busy = useDashboard((s) => s.busy[app.appId] ?? null);
+  const [confirming, setConfirming] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <button type="button" className="danger-outline" onClick={() => setConfirming(true)}>
+        Disable the reaper
+      </button>
+    );
+  }
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a confirmation inside the panel, not a form
+    <div className="confirm" role="group" aria-label="Confirm: disable the reaper">
+      <p>
+        Disable the reaper for {app.name}? Its routes are switched off and it is released at once
+        {app.state === 'Down' ? ': it is started first, so it is not left asleep' : ''}.
+      </p>
+      <button
+        ref={confirmRef}
+        type="button"
+        className="danger"
+        disabled={busy !== null}
+        onClick={() => void act(app.appId, 'release').finally(() => setConfirming(false))}
+      >
+        {busy === 'release' ? 'Disabling…' : 'Disable and release'}
+      </button>
+      <button type="button" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+const PRESETS = [
+  { label: '1 hour', ms: HOUR },
+  { label: '3 hours', ms: 3 * HOUR },
+  { label: '8 hours', ms: 8 * HOUR },
+];
+
+/** "Keep awake until ...": a preset or a date and time; no sleep before it (a sleeping app is woken). */
+function KeepAwake({ app, now }: { app: AppView; now: number }) {
+  const keepAwake = useDashboard((s) => s.keepAwake);
+  const busy = useDashboard((s) => s.busy[app.appId] === 'keep-awake');
+  const [custom, setCustom] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const run = async (until: number | null) => {
+    setError(null);
+    try {
+      await keepAwake(app.appId, until);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <section aria-labelledby="keep-heading" className="keep-awake">
+      <h3 id="keep-heading">Keep awake</h3>
+      {app.keepAwakeUntil !== null ? (
+        <p>
+          Kept awake until <strong>{clockTime(app.keepAwakeUntil, now)}</strong>{' '}
+          <button type="button" className="link" disabled={busy} onClick={() => void run(null)}>
+            Cancel
+          </button>
+        </p>
+      ) : (
+        <p className="muted">
+          No sleep before a time you choose{app.state === 'Down' ? '; the app is woken now' : ''}.
+        </p>
+      )}
+      <div className="row-of-buttons">
+        {PRESETS.map((p) => (
+          <button key={p.label} type="button" disabled={busy} onClick={() => void run(now + p.ms)}>
+            {p.label}
+          </button>
+        ))}
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const t = new Date(custom).getTime();
+            if (!custom || Number.isNaN(t)) setError('choose a date and a time');
+            else void run(t);
+          }}
+        >
+          <label>
+            <span className="visually-hidden">Keep awake until</span>
+            <input type="datetime-local" value={custom} onChange={(e) => setCustom(e.target.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Keep awake until
+          </button>
+        </form>
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+const KIND_LABELS: Record<HistoryKind, string> = {
+  transition: '',
+  'stop-asked': 'stop sent',
+  'start-asked': 'start sent',
+  'restart-asked': 'start sent again',
+  'would-sleep': 'would sleep (dry-run)',
+  release: 'released',
+  reset: 'reset',
+  'call-failed': 'call failed',
+  'keep-awake': 'keep awake',
+};
+
+export function HistoryList({ entries }: { entries: readonly HistoryEntry[] }) {
+  const [shown, setShown] = useState(100);
+  if (entries.length === 0) return <p className="muted">No history yet.</p>;
+  return (
+    <>
+      <ol className="history" aria-label="Transitions and actions, newest first">
+        {entries.slice(0, shown).map((h, i) => (
+          <li key={h.id ?? `${h.at}-${i}`} className={`kind-${h.kind}`}>
+            <time dateTime={new Date(h.at).toISOString()}>{fullTime(h.at)}</time>
+            <span className="what">
+              {h.from !== null || h.to !== null ? (
+                <>
+                  {h.kind !== 'transition' && <span className="kind">{KIND_LABELS[h.kind]}: </span>}
+                  {h.from ? `${CONSOLE_LABELS[h.from]} → ` : '→ '}
+                  {h.to ? CONSOLE_LABELS[h.to] : 'released'}
+                </>
+              ) : (
+                <span className="kind">{KIND_LABELS[h.kind]}</span>
+              )}
+            </span>
+            <span className={`actor actor-${h.actor}`}>{h.actor}</span>
+            <span className="reason">{h.reason}</span>
+          </li>
+        ))}
+      </ol>
+      {entries.length > shown && (
+        <button type="button" className="link" onClick={() => setShown(shown + 200)}>
+          Show older entries ({entries.length - shown} more)
+        </button>
+      )}
+    </>
+  );
+}

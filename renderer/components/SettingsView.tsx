@@ -1,0 +1,280 @@
+/**
+ * Settings: the kill switch and dry-run (applied at once), the paces and timeouts (validated, applied
+ * together or not at all), and the credentials status (never the secret itself).
+ */
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { ApiError } from '../../shared/api-errors.ts';
+import { MINUTE, SECOND } from '../../shared/durations.ts';
+import { InputError } from '../../shared/errors.ts';
+import type { Settings } from '../../shared/settings.ts';
+import { msTo } from '../lib/format.ts';
+import { useApi, useDashboard } from '../store/context.tsx';
+import { errorText } from '../store/dashboard-store.ts';
+import { ConnectAccount } from './FirstRun.tsx';
+
+type PaceKey =
+  | 'intervalMs'
+  | 'fastIntervalMs'
+  | 'failTimeoutMs'
+  | 'restartAfterMs'
+  | 'releaseDelayMs'
+  | 'holdDeadlineMs';
+
+const PACES: { key: PaceKey; label: string; unit: number; unitLabel: string; hint: string }[] = [
+  {
+    key: 'intervalMs',
+    label: 'Job interval',
+    unit: SECOND,
+    unitLabel: 's',
+    hint: 'every app is looked at this often',
+  },
+  {
+    key: 'fastIntervalMs',
+    label: 'Fast interval',
+    unit: SECOND,
+    unitLabel: 's',
+    hint: 'apps in transit and apps a request asked for',
+  },
+  {
+    key: 'failTimeoutMs',
+    label: 'Fail timeout',
+    unit: MINUTE,
+    unitLabel: 'min',
+    hint: 'a stop or a start not completed by then puts the app in Error',
+  },
+  {
+    key: 'restartAfterMs',
+    label: 'Restart a vanished start after',
+    unit: SECOND,
+    unitLabel: 's',
+    hint: 'the clock of the first start is kept',
+  },
+  {
+    key: 'releaseDelayMs',
+    label: 'Release delay',
+    unit: MINUTE,
+    unitLabel: 'min',
+    hint: 'after a route change made elsewhere',
+  },
+  {
+    key: 'holdDeadlineMs',
+    label: 'Wake-proxy hold deadline',
+    unit: SECOND,
+    unitLabel: 's',
+    hint: 'API clients get 503 after this',
+  },
+];
+
+export function SettingsView() {
+  const settings = useDashboard((s) => s.settings);
+  const status = useDashboard((s) => s.status);
+  if (!settings) return null;
+  return (
+    <section className="settings-view" aria-labelledby="settings-title">
+      <div className="view-head">
+        <h1 id="settings-title">Settings</h1>
+      </div>
+      <Switches settings={settings} />
+      <Paces settings={settings} />
+      <section className="card" aria-labelledby="credentials-title">
+        <h2 id="credentials-title">Clever Cloud account</h2>
+        <Credentials />
+      </section>
+      <section className="card" aria-labelledby="about-title">
+        <h2 id="about-title">About</h2>
+        <p>
+          Clever Reaper {status?.version}
+          {status?.mode === 'demo' &&
+            ` · demo, scenario ${status.scenario}${status.timeScale !== 1 ? `, time runs ${status.timeScale}× faster` : ''}`}
+        </p>
+      </section>
+    </section>
+  );
+}
+
+function Switches({ settings }: { settings: Settings }) {
+  const setSwitch = useDashboard((s) => s.setSwitch);
+  return (
+    <section className="card" aria-labelledby="switches-title">
+      <h2 id="switches-title">Sleeping</h2>
+      <label className="switch big">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={settings.killSwitch}
+          aria-checked={settings.killSwitch}
+          onChange={(e) => void setSwitch('killSwitch', e.target.checked)}
+        />
+        <span aria-hidden="true" className="track" />
+        <span>
+          <strong>Kill switch</strong>
+          <span className="hint">No app is put to sleep while it is on. Wakes still happen.</span>
+        </span>
+      </label>
+      <label className="switch big">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={settings.dryRun}
+          aria-checked={settings.dryRun}
+          onChange={(e) => void setSwitch('dryRun', e.target.checked)}
+        />
+        <span aria-hidden="true" className="track" />
+        <span>
+          <strong>Dry-run</strong>
+          <span className="hint">
+            Each sleep the reaper would do is recorded in the history, and nothing is stopped.
+          </span>
+        </span>
+      </label>
+    </section>
+  );
+}
+
+function Paces({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const applySettings = useDashboard((s) => s.applySettings);
+  const id = useId();
+  const initial = () =>
+    Object.fromEntries(PACES.map((p) => [p.key, msTo(settings[p.key], p.unit)])) as Record<PaceKey, string>;
+  const [values, setValues] = useState(initial);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  // Changed elsewhere (another window, the admin API): show the new values unless being edited.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change
+  useEffect(() => {
+    setValues(initial());
+  }, [settings]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const patch: Partial<Record<PaceKey, number>> = {};
+    const local: Record<string, string> = {};
+    for (const p of PACES) {
+      const n = Number(values[p.key]);
+      if (values[p.key].trim() === '' || !Number.isFinite(n)) local[p.key] = 'a number';
+      else patch[p.key] = Math.round(n * p.unit);
+    }
+    if (Object.keys(local).length) {
+      setProblems(local);
+      return;
+    }
+    setSaving(true);
+    try {
+      applySettings(await api.updateSettings(patch));
+      setProblems({});
+      setSaved(true);
+    } catch (error) {
+      const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
+      setProblems(
+        list.length
+          ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
+          : { form: errorText(error) },
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+      <h2 id={`${id}-title`}>Paces and timeouts</h2>
+      {problems.form && (
+        <p className="callout danger" role="alert">
+          {problems.form}
+        </p>
+      )}
+      <div className="grid">
+        {PACES.map((p) => (
+          <div className="pace" key={p.key}>
+            <label htmlFor={`${id}-${p.key}`}>{p.label}</label>
+            <span className="with-unit">
+              <input
+                id={`${id}-${p.key}`}
+                inputMode="decimal"
+                value={values[p.key]}
+                onChange={(e) => setValues({ ...values, [p.key]: e.target.value })}
+                aria-invalid={problems[p.key] ? true : undefined}
+                aria-describedby={`${id}-${p.key}-hint`}
+              />
+              <span className="unit">{p.unitLabel}</span>
+            </span>
+            <span className="hint" id={`${id}-${p.key}-hint`}>
+              {problems[p.key] ? <span className="field-error">{problems[p.key]}</span> : p.hint}
+            </span>
+          </div>
+        ))}
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save the paces'}
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved.
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Credentials() {
+  const status = useDashboard((s) => s.status);
+  const api = useApi();
+  const toast = useDashboard((s) => s.toast);
+  if (!status) return null;
+  const c = status.credentials;
+  return (
+    <>
+      <dl className="facts">
+        <dt>Mode</dt>
+        <dd>
+          {status.mode === 'demo'
+            ? 'Demo: the embedded simulator stands in for Clever Cloud'
+            : status.mode === 'account'
+              ? 'Your Clever Cloud account'
+              : 'No account connected'}
+        </dd>
+        <dt>Credentials</dt>
+        <dd>
+          {c.state === 'connected'
+            ? `connected${c.account ? ` as ${c.account}` : ''}${c.source ? `, from ${SOURCE_NAMES[c.source]}` : ''}`
+            : c.state === 'invalid'
+              ? 'refused by Clever Cloud'
+              : 'none'}
+        </dd>
+        {c.storage && (
+          <>
+            <dt>Kept in</dt>
+            <dd>{c.storage}</dd>
+          </>
+        )}
+        {c.problem && (
+          <>
+            <dt>Note</dt>
+            <dd className="warn">{c.problem}</dd>
+          </>
+        )}
+      </dl>
+      {c.canConnect && <ConnectAccount />}
+      {status.mode !== 'demo' && (
+        <button
+          type="button"
+          onClick={() => api.startDemo().catch((e: unknown) => toast('error', errorText(e)))}
+        >
+          Switch to the demo
+        </button>
+      )}
+    </>
+  );
+}
+
+const SOURCE_NAMES = {
+  environment: 'CLEVER_TOKEN / CLEVER_SECRET',
+  'clever-tools': 'the clever-tools login',
+  pasted: 'a pasted token',
+} as const;

@@ -1,0 +1,92 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ReaperListener, Snapshot } from '../../shared/api.ts';
+import { appView, fakeApi } from '../test/fake-api.ts';
+import { createDashboardStore } from './dashboard-store.ts';
+
+/** A fake API whose snapshot answers when the test says, and whose events carry chosen numbers. */
+function controlled() {
+  const api = fakeApi({ apps: [appView('shop', 'Up')] });
+  let listener: ReaperListener = () => {};
+  api.subscribe = (l) => {
+    listener = l;
+    return () => {};
+  };
+  let answer: (s: Snapshot) => void = () => {};
+  api.answer('snapshot', () => new Promise<Snapshot>((resolve) => (answer = resolve)));
+  const snapshot = (seq: number, state: 'Up' | 'Down') =>
+    answer({
+      seq,
+      status: {
+        now: Date.now(),
+        timeScale: 1,
+        mode: 'demo',
+        scenario: 'e2e',
+        version: 'test',
+        credentials: {
+          state: 'none',
+          source: null,
+          account: null,
+          found: { environment: false, cleverTools: false },
+          storage: null,
+          problem: null,
+          canConnect: false,
+        },
+      },
+      apps: [appView('shop', state)],
+      routes: [],
+      settings: {} as Snapshot['settings'],
+    });
+  const push: ReaperListener = (event, seq) => listener(event, seq);
+  return { api, snapshot, push };
+}
+
+const settle = async () => {
+  await vi.advanceTimersByTimeAsync(100);
+};
+
+describe('the dashboard store', () => {
+  it('keeps an event newer than the snapshot that arrived while the snapshot was on its way', async () => {
+    vi.useFakeTimers();
+    const { api, snapshot, push } = controlled();
+    const store = createDashboardStore(api);
+    store.getState().start();
+    push({ type: 'app', app: appView('shop', 'WaitingForShutdown') }, 11);
+    await settle();
+    snapshot(10, 'Up');
+    await settle();
+    expect(store.getState().apps.app_shop?.label).toBe('Going to sleep');
+    vi.useRealTimers();
+  });
+
+  it('does not go back to an event the snapshot already includes', async () => {
+    vi.useFakeTimers();
+    const { api, snapshot, push } = controlled();
+    const store = createDashboardStore(api);
+    store.getState().start();
+    snapshot(12, 'Down');
+    await settle();
+    push({ type: 'app', app: appView('shop', 'WaitingForShutdown') }, 11);
+    await settle();
+    expect(store.getState().apps.app_shop?.label).toBe('Asleep');
+    push({ type: 'app', app: appView('shop', 'WaitingForUp') }, 13);
+    await settle();
+    expect(store.getState().apps.app_shop?.label).toBe('Waking up');
+    vi.useRealTimers();
+  });
+
+  it('shows an alert once, even when it is replayed over a snapshot', async () => {
+    vi.useFakeTimers();
+    const { api, snapshot, push } = controlled();
+    const store = createDashboardStore(api);
+    store.getState().start();
+    push(
+      { type: 'alert', appId: 'app_shop', name: 'shop', cause: 'the app failed to start on clever cloud' },
+      5,
+    );
+    await settle();
+    snapshot(4, 'Up');
+    await settle();
+    expect(store.getState().toasts.filter((t) => t.kind === 'alert')).toHaveLength(1);
+    vi.useRealTimers();
+  });
+});

@@ -1,0 +1,399 @@
+/**
+ * The dashboard's state: a snapshot fetched at start (and after a reconnection or a session change),
+ * then kept current by the engine's pushed events. No polling. Events are applied in batches, at most
+ * every 50 ms, so a burst (a sweep over a thousand apps) costs one render.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
+import { ApiError } from '../../shared/api-errors.ts';
+import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import { InputError } from '../../shared/errors.ts';
+import type { Route } from '../../shared/routes.ts';
+import type { Settings } from '../../shared/settings.ts';
+import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
+import type { SortDir, SortKey } from '../lib/sort.ts';
+
+export type View = 'apps' | 'routes' | 'settings';
+
+export interface Filters {
+  search: string;
+  state: ReaperState | '';
+  ownerId: string;
+  errorsOnly: boolean;
+}
+
+export interface Toast {
+  id: number;
+  kind: 'alert' | 'error' | 'info';
+  text: string;
+}
+
+/** The engine's clock, as last heard: now = serverNow + (Date.now() - localNow) * scale. */
+export interface ClockBase {
+  serverNow: number;
+  localNow: number;
+  scale: number;
+}
+
+export type AppAction = 'reset' | 'wake' | 'release';
+
+export interface DashboardState {
+  phase: 'loading' | 'ready' | 'failed';
+  loadError: string | null;
+  connection: ConnectionState;
+  status: ReaperStatus | null;
+  clock: ClockBase;
+  apps: Record<string, AppView>;
+  routes: Route[];
+  settings: Settings | null;
+  view: View;
+  filters: Filters;
+  sort: { key: SortKey; dir: SortDir };
+  selectedAppId: string | null;
+  /** The route the editor shows: an id, 'new', or null when closed. */
+  editingRoute: string | 'new' | null;
+  /** The app the route editor starts with, when opened from an app. */
+  newRouteFor: { appId: string; ownerId: string } | null;
+  history: { appId: string; entries: HistoryEntry[]; loading: boolean; error: string | null } | null;
+  toasts: Toast[];
+  /** Owners Clever Cloud could not be read for, with the message and when. */
+  unreachable: Record<string, { message: string; at: number }>;
+  /** Actions under way, per app. */
+  busy: Record<string, AppAction | 'keep-awake'>;
+
+  start(): () => void;
+  reload(): Promise<void>;
+  setView(view: View): void;
+  setFilters(filters: Partial<Filters>): void;
+  setSort(key: SortKey): void;
+  select(appId: string | null): void;
+  editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
+  act(appId: string, action: AppAction): Promise<void>;
+  keepAwake(appId: string, until: number | null): Promise<void>;
+  setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
+  applySettings(settings: Settings): void;
+  applyRoute(route: Route): void;
+  toast(kind: Toast['kind'], text: string): void;
+  dismissToast(id: number): void;
+}
+
+export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', errorsOnly: false };
+
+const BATCH_MS = 50;
+const TOAST_MS = 8000;
+
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError || error instanceof InputError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function serverNow(clock: ClockBase, localNow = Date.now()): number {
+  return clock.serverNow + (localNow - clock.localNow) * clock.scale;
+}
+
+interface Pushed {
+  event: ReaperEvent;
+  seq: number;
+}
+
+export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState> {
+  let queue: Pushed[] = [];
+  /** Events up to this sequence number are in the state (from the snapshot, or applied since). */
+  let floor = 0;
+  /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
+  let alerted = 0;
+  /** While a snapshot is on its way: every event received, to replay those it does not include. */
+  let sinceReload: Pushed[] | null = null;
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  let toastId = 0;
+  let loadSeq = 0;
+
+  const store = createStore<DashboardState>()((set, get) => {
+    const clockFrom = (now: number, scale: number): ClockBase => ({
+      serverNow: now,
+      localNow: Date.now(),
+      scale,
+    });
+
+    const flush = () => {
+      flushTimer = null;
+      const events = queue;
+      queue = [];
+      if (events.length) apply(events);
+    };
+
+    /** Apply events in order; those the state already includes (seq <= floor) are skipped. */
+    const apply = (events: Pushed[]) => {
+      let reload = false;
+      const s = get();
+      let apps = s.apps;
+      let appsCopied = false;
+      const own = () => {
+        if (!appsCopied) {
+          apps = { ...apps };
+          appsCopied = true;
+        }
+        return apps;
+      };
+      let { routes, settings, clock, history, selectedAppId, unreachable } = s;
+      const toasts: Toast[] = [];
+      for (const { event: e, seq } of events) {
+        if (seq > 0 && seq <= floor) continue;
+        if (seq > 0) floor = seq;
+        switch (e.type) {
+          case 'app':
+            own()[e.app.appId] = e.app;
+            break;
+          case 'removed':
+            if (apps[e.appId]) {
+              toasts.push({
+                id: ++toastId,
+                kind: 'info',
+                text: `${apps[e.appId]!.name} was released: no enabled route manages it any more`,
+              });
+            }
+            delete own()[e.appId];
+            if (selectedAppId === e.appId) selectedAppId = null;
+            break;
+          case 'apps':
+            apps = Object.fromEntries(e.apps.map((a) => [a.appId, a]));
+            appsCopied = true;
+            break;
+          case 'history':
+            if (
+              history &&
+              history.appId === e.entry.appId &&
+              !history.entries.some((h) => sameEntry(h, e.entry))
+            ) {
+              history = { ...history, entries: [e.entry, ...history.entries] };
+            }
+            break;
+          case 'alert':
+            if (seq === 0 || seq > alerted) {
+              alerted = Math.max(alerted, seq);
+              toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
+            }
+            break;
+          case 'routes':
+            routes = e.routes;
+            break;
+          case 'settings':
+            settings = e.settings;
+            break;
+          case 'owner-unreachable':
+            unreachable = { ...unreachable, [e.ownerId]: { message: e.message, at: Date.now() } };
+            break;
+          case 'clock':
+            clock = clockFrom(e.now, e.timeScale);
+            break;
+          case 'session':
+            reload = true;
+            break;
+        }
+      }
+      // An unreachable owner is forgotten a minute after it was last reported (a sweep reports it again).
+      for (const ownerId of Object.keys(unreachable)) {
+        if (Date.now() - unreachable[ownerId]!.at > 60_000) {
+          unreachable = { ...unreachable };
+          delete unreachable[ownerId];
+        }
+      }
+      set({ apps, routes, settings, clock, history, selectedAppId, unreachable });
+      for (const t of toasts) pushToast(t);
+      if (reload) void get().reload();
+    };
+
+    const pushToast = (toast: Toast) => {
+      set((s) => ({ toasts: [...s.toasts.slice(-4), toast] }));
+      setTimeout(() => get().dismissToast(toast.id), toast.kind === 'alert' ? 2 * TOAST_MS : TOAST_MS);
+    };
+
+    const loadHistory = async (appId: string) => {
+      set({ history: { appId, entries: [], loading: true, error: null } });
+      try {
+        const entries = await api.history({ appId, limit: 1000 });
+        const current = get().history;
+        if (current?.appId !== appId) return;
+        // Entries pushed while loading are kept.
+        const pushed = current.entries.filter((p) => !entries.some((e) => sameEntry(e, p)));
+        set({ history: { appId, entries: [...pushed, ...entries], loading: false, error: null } });
+      } catch (error) {
+        if (get().history?.appId === appId) {
+          set({ history: { appId, entries: [], loading: false, error: errorText(error) } });
+        }
+      }
+    };
+
+    return {
+      phase: 'loading',
+      loadError: null,
+      connection: api.onConnection ? 'connecting' : 'live',
+      status: null,
+      clock: clockFrom(Date.now(), 1),
+      apps: {},
+      routes: [],
+      settings: null,
+      view: 'apps',
+      filters: INITIAL_FILTERS,
+      sort: { key: 'name', dir: 'asc' },
+      selectedAppId: null,
+      editingRoute: null,
+      newRouteFor: null,
+      history: null,
+      toasts: [],
+      unreachable: {},
+      busy: {},
+
+      start() {
+        const off = api.subscribe((event, seq) => {
+          const pushed = { event, seq };
+          queue.push(pushed);
+          sinceReload?.push(pushed);
+          flushTimer ??= setTimeout(flush, BATCH_MS);
+        });
+        let wasLive = false;
+        const offConnection = api.onConnection?.((connection) => {
+          set({ connection });
+          // Events may have been missed while disconnected: start again from a snapshot.
+          if (connection === 'live') {
+            if (wasLive) void get().reload();
+            wasLive = true;
+          }
+        });
+        void get().reload();
+        return () => {
+          off();
+          offConnection?.();
+          if (flushTimer) clearTimeout(flushTimer);
+          flushTimer = null;
+          queue = [];
+        };
+      },
+
+      async reload() {
+        const seq = ++loadSeq;
+        sinceReload = [];
+        try {
+          const snap = await api.snapshot();
+          if (seq !== loadSeq) return;
+          const replay = sinceReload ?? [];
+          sinceReload = null;
+          const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
+          const selectedAppId = get().selectedAppId;
+          set({
+            phase: 'ready',
+            loadError: null,
+            status: snap.status,
+            clock: clockFrom(snap.status.now, snap.status.timeScale),
+            apps,
+            routes: snap.routes,
+            settings: snap.settings,
+            selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
+          });
+          // The snapshot includes the events up to its seq; the later ones received meanwhile are
+          // applied again on top of it (a sequence restarts with a restarted server).
+          floor = snap.seq;
+          apply(replay.filter((p) => p.seq === 0 || p.seq > snap.seq));
+          const h = get().history;
+          if (h && apps[h.appId]) void loadHistory(h.appId);
+        } catch (error) {
+          if (seq !== loadSeq) return;
+          sinceReload = null;
+          if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
+          else get().toast('error', `cannot refresh: ${errorText(error)}`);
+        }
+      },
+
+      setView(view) {
+        set({ view, selectedAppId: view === 'apps' ? get().selectedAppId : null });
+      },
+
+      setFilters(filters) {
+        set({ filters: { ...get().filters, ...filters } });
+      },
+
+      setSort(key) {
+        const { sort } = get();
+        set({
+          sort: sort.key === key ? { key, dir: sort.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: 'asc' },
+        });
+      },
+
+      select(appId) {
+        set({ selectedAppId: appId });
+        if (appId) void loadHistory(appId);
+        else set({ history: null });
+      },
+
+      editRoute(route, forApp) {
+        set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
+      },
+
+      async act(appId, action) {
+        const app = get().apps[appId];
+        set({ busy: { ...get().busy, [appId]: action } });
+        try {
+          if (action === 'reset') await api.reset({ appId });
+          else if (action === 'wake') await api.wake({ appId, source: 'dashboard' });
+          else {
+            await api.release({ appId });
+            get().toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
+          }
+        } catch (error) {
+          get().toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
+        } finally {
+          const busy = { ...get().busy };
+          delete busy[appId];
+          set({ busy });
+        }
+      },
+
+      async keepAwake(appId, until) {
+        set({ busy: { ...get().busy, [appId]: 'keep-awake' } });
+        try {
+          const view = await api.keepAwake({ appId, until, source: 'dashboard' });
+          set({ apps: { ...get().apps, [appId]: view } });
+        } finally {
+          const busy = { ...get().busy };
+          delete busy[appId];
+          set({ busy });
+        }
+      },
+
+      async setSwitch(name, on) {
+        try {
+          get().applySettings(await api.updateSettings({ [name]: on }));
+        } catch (error) {
+          get().toast('error', errorText(error));
+        }
+      },
+
+      applySettings(settings) {
+        set({ settings });
+      },
+
+      applyRoute(route) {
+        const routes = get().routes;
+        set({
+          routes: routes.some((r) => r.id === route.id)
+            ? routes.map((r) => (r.id === route.id ? route : r))
+            : [...routes, route],
+        });
+      },
+
+      toast(kind, text) {
+        pushToast({ id: ++toastId, kind, text });
+      },
+
+      dismissToast(id) {
+        set({ toasts: get().toasts.filter((t) => t.id !== id) });
+      },
+    };
+  });
+  return store;
+}
+
+function sameEntry(a: HistoryEntry, b: HistoryEntry): boolean {
+  if (a.id !== undefined && b.id !== undefined) return a.id === b.id;
+  return a.at === b.at && a.kind === b.kind && a.reason === b.reason && a.to === b.to;
+}

@@ -1,0 +1,184 @@
+/**
+ * An in-memory ReaperApi for component tests: canned answers that a test can override, every call
+ * recorded, and `emit` to push an event as the engine would.
+ */
+import {
+  type AppView,
+  apiFromInvoke,
+  type CallName,
+  type CallOutputs,
+  type ReaperEvent,
+  type ReaperListener,
+  type ReaperStatus,
+} from '../../shared/api.ts';
+import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import { CONSOLE_LABELS } from '../../shared/domain.ts';
+import { HOUR, MINUTE } from '../../shared/durations.ts';
+import type { Route } from '../../shared/routes.ts';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
+import type { DashboardApi } from '../api/dashboard-api.ts';
+
+export const NOW = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+export function appView(name: string, state: ReaperState, fields: Partial<AppView> = {}): AppView {
+  return {
+    appId: `app_${name}`,
+    name,
+    ownerId: 'orga_acme',
+    ownerName: 'Acme Staging',
+    state,
+    label: CONSOLE_LABELS[state],
+    stateSince: NOW - 10 * MINUTE,
+    cleverState: state === 'Down' ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP',
+    cause: null,
+    notice: null,
+    lastRequestAt: null,
+    lastRequestSource: null,
+    sleepsAt: state === 'Up' ? NOW + 20 * MINUTE : null,
+    sleepNote: null,
+    mustBeUpUntil: null,
+    nextMustBeUpAt: null,
+    keepAwakeUntil: null,
+    wakeRequestedAt: null,
+    pendingCall: null,
+    managed: true,
+    releaseAt: null,
+    gracePeriodMs: HOUR,
+    routeIds: [`route_${name}`],
+    hasRanges: false,
+    ...fields,
+  };
+}
+
+export function routeOf(app: AppView, fields: Partial<Route> = {}): Route {
+  return {
+    id: `route_${app.name}`,
+    appId: app.appId,
+    ownerId: app.ownerId,
+    label: '',
+    enabled: true,
+    gracePeriodMs: HOUR,
+    ranges: [],
+    hosts: [],
+    filters: { pathPrefixes: [], sources: [] },
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...fields,
+  };
+}
+
+export interface FakeApi extends DashboardApi {
+  calls: { name: CallName; input: unknown }[];
+  emit(event: ReaperEvent): void;
+  /** Replace the answer of a call. */
+  answer<K extends CallName>(name: K, fn: (input: never) => Promise<CallOutputs[K]> | CallOutputs[K]): void;
+}
+
+export function fakeApi(
+  options: {
+    apps?: AppView[];
+    routes?: Route[];
+    settings?: Partial<Settings>;
+    status?: Partial<ReaperStatus>;
+    history?: HistoryEntry[];
+  } = {},
+): FakeApi {
+  const apps = options.apps ?? [];
+  const routes = options.routes ?? apps.map((a) => routeOf(a));
+  const settings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const status: ReaperStatus = {
+    now: NOW,
+    timeScale: 1,
+    mode: 'demo',
+    scenario: 'demo',
+    credentials: {
+      state: 'none',
+      source: null,
+      account: null,
+      found: { environment: false, cleverTools: false },
+      storage: null,
+      problem: null,
+      canConnect: false,
+    },
+    version: 'test',
+    ...options.status,
+  };
+  const listeners = new Set<ReaperListener>();
+  let seq = 0;
+  const calls: FakeApi['calls'] = [];
+  const byId = (appId: string) => apps.find((a) => a.appId === appId)!;
+  const answers: Partial<Record<CallName, (input: never) => unknown>> = {
+    snapshot: () => ({ seq, status, apps, routes, settings }),
+    status: () => status,
+    listApps: () => apps,
+    getApp: ({ appId }: { appId: string }) => ({
+      app: byId(appId),
+      routes: routes.filter((r) => r.appId === appId),
+      ranges: [],
+      nextTransitions: [],
+    }),
+    history: () => options.history ?? [],
+    reset: ({ appId }: { appId: string }) => byId(appId),
+    wake: ({ appId }: { appId: string }) => byId(appId),
+    keepAwake: ({ appId, until }: { appId: string; until: number | null }) => ({
+      ...byId(appId),
+      keepAwakeUntil: until,
+    }),
+    release: ({ appId }: { appId: string }) => ({ appId, disabledRoutes: [] }),
+    listRoutes: () => routes,
+    listOwners: () => [{ id: 'orga_acme', name: 'Acme Staging' }],
+    listOwnerApps: () => [
+      ...apps.map((a) => ({
+        id: a.appId,
+        name: a.name,
+        ownerId: a.ownerId,
+        cleverState: 'SHOULD_BE_UP',
+        routeIds: a.routeIds,
+      })),
+      {
+        id: 'app_wiki',
+        name: 'internal-wiki',
+        ownerId: 'orga_acme',
+        cleverState: 'SHOULD_BE_UP',
+        routeIds: [],
+      },
+    ],
+    createRoute: (input: Partial<Route>) => ({
+      ...routeOf(appView('new', 'WaitingForInit')),
+      ...input,
+      id: 'route_new',
+    }),
+    updateRoute: ({ routeId, changes }: { routeId: string; changes: Partial<Route> }) => ({
+      ...routes.find((r) => r.id === routeId)!,
+      ...changes,
+    }),
+    deleteRoute: ({ routeId }: { routeId: string }) => ({ deleted: routeId }),
+    getSettings: () => settings,
+    updateSettings: (patch: Partial<Settings>) => ({ ...settings, ...patch }),
+    credentials: () => status.credentials,
+    startDemo: () => ({ ...status, mode: 'demo' }),
+  };
+  const api = apiFromInvoke(
+    async (name, input) => {
+      calls.push({ name, input });
+      const fn = answers[name];
+      if (!fn) throw new Error(`the fake API has no answer for ${name}`);
+      return fn(input as never);
+    },
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  );
+  return {
+    ...api,
+    calls,
+    emit(event) {
+      seq++;
+      for (const l of listeners) l(event, seq);
+    },
+    answer(name, fn) {
+      answers[name] = fn as (input: never) => unknown;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * jsdom has no layout: the virtualised table is given a viewport (1000 x 600), and scrolling is a
+ * no-op. Testing Library unmounts after each test.
+ */
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
+
+Object.defineProperty(HTMLElement.prototype, 'getBoundingClientRect', {
+  configurable: true,
+  value() {
+    return { x: 0, y: 0, top: 0, left: 0, right: 1000, bottom: 600, width: 1000, height: 600, toJSON() {} };
+  },
+});
+Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 600 });
+Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => 1000 });
+if (!Element.prototype.scrollTo) Element.prototype.scrollTo = () => {};

@@ -1,0 +1,272 @@
+/**
+ * The ReaperApi: every call the dashboard (or a script) can make to a running engine, with the
+ * schema of its input, the type of its output, and the events the engine pushes.
+ *
+ * One contract, two transports: HTTP + server-sent events (main/server, see `api-http.ts`) and IPC
+ * (the desktop shell). Both hand the raw input to the same service, which parses it with the schema
+ * below: nothing reaches the engine unvalidated, and an invalid input names its field.
+ */
+import { z } from 'zod';
+import type { AppView } from './app-view.ts';
+import { type HistoryEntry, REAPER_STATES, type TrafficSource } from './domain.ts';
+import { DAY } from './durations.ts';
+import {
+  APP_ID_PATTERN,
+  OWNER_ID_PATTERN,
+  type Route,
+  routeCreateSchema,
+  routeUpdateSchema,
+} from './routes.ts';
+import type { MustBeUpRange, ScheduleTransition } from './schedule.ts';
+import { type Settings, settingsUpdateSchema } from './settings.ts';
+
+export type { AppView } from './app-view.ts';
+
+// ---- inputs ----------------------------------------------------------------------------------------
+
+const appId = z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...');
+const ownerId = z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...');
+const routeId = z.string().regex(/^route_[A-Za-z0-9-]{1,100}$/, 'a route id looks like route_...');
+
+/** true/false, also written as text in a query string (?wait=true). */
+const flag = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1' || v === ''),
+]);
+
+/** A number, also written as text in a query string. */
+const int = (min: number, max: number) =>
+  z.coerce.number<unknown>().int('a whole number').min(min, `at least ${min}`).max(max, `at most ${max}`);
+
+/** Where an explicit wake comes from (the access log and the wake proxy are not callers). */
+export const EXPLICIT_SOURCES = ['dashboard', 'tray', 'admin-api', 'link'] as const satisfies TrafficSource[];
+export type ExplicitSource = (typeof EXPLICIT_SOURCES)[number];
+
+/** An instant: epoch milliseconds, or an ISO 8601 date-time with its offset (2026-01-05T18:00:00Z). */
+const instant = z.union([
+  z.number().int('epoch milliseconds, a whole number'),
+  z.iso
+    .datetime({ offset: true, message: 'an ISO 8601 date-time (2026-01-05T18:00:00Z) or epoch ms' })
+    .transform(Date.parse),
+]);
+
+const empty = z.object({}).strict();
+
+/** How to connect a Clever Cloud account: a login found on this machine, or a pasted token. */
+export const connectInputSchema = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('clever-tools') }).strict(),
+  z.object({ source: z.literal('environment') }).strict(),
+  z
+    .object({
+      source: z.literal('pasted'),
+      token: z.string().trim().min(1, 'paste a token').max(2000),
+      /** The OAuth secret that goes with an OAuth token; absent for an API token. */
+      secret: z.string().trim().max(2000).optional(),
+    })
+    .strict(),
+]);
+export type ConnectInput = z.input<typeof connectInputSchema>;
+
+/** The schema of every call's input. The service parses with these; transports never trust input. */
+export const CALL_SCHEMAS = {
+  /** Everything the dashboard shows at start (and after a reconnect). */
+  snapshot: empty,
+  status: empty,
+  listApps: z
+    .object({
+      search: z.string().max(200).optional(),
+      state: z.enum(REAPER_STATES).optional(),
+      ownerId: ownerId.optional(),
+      errorsOnly: flag.optional(),
+    })
+    .strict(),
+  getApp: z.object({ appId }).strict(),
+  /** The history of an app, newest first (also of an app released since: its history stays). */
+  history: z
+    .object({ appId, limit: int(1, 5000).default(500), since: int(0, Number.MAX_SAFE_INTEGER).optional() })
+    .strict(),
+  /** Back to Initializing: the state is read again from Clever Cloud. */
+  reset: z.object({ appId }).strict(),
+  /** An explicit wake; with `wait`, answers once the app is Up (or in Error, or after `timeoutMs`). */
+  wake: z
+    .object({
+      appId,
+      source: z.enum(EXPLICIT_SOURCES).default('admin-api'),
+      wait: flag.default(false),
+      /** Engine time to wait at most; default: the fail timeout and a minute. */
+      timeoutMs: int(1000, 7 * DAY).optional(),
+    })
+    .strict(),
+  /** "Keep awake until ...": no sleep before `until`; null cancels. A sleeping app is woken. */
+  keepAwake: z
+    .object({ appId, until: instant.nullable(), source: z.enum(EXPLICIT_SOURCES).default('admin-api') })
+    .strict(),
+  /** "Disable the reaper": every route of the app is disabled and the app released at once. */
+  release: z.object({ appId }).strict(),
+  listRoutes: z.object({ appId: appId.optional() }).strict(),
+  getRoute: z.object({ routeId }).strict(),
+  createRoute: routeCreateSchema,
+  /** `changes` are reported by their own names (gracePeriodMs, not changes.gracePeriodMs). */
+  updateRoute: z.object({ routeId, changes: routeUpdateSchema }).strict(),
+  deleteRoute: z.object({ routeId }).strict(),
+  getSettings: empty,
+  updateSettings: settingsUpdateSchema,
+  /** The personal space and the organisations of the account, for the route editor's app picker. */
+  listOwners: empty,
+  /** The Clever Cloud apps of an owner, managed or not. */
+  listOwnerApps: z.object({ ownerId }).strict(),
+  credentials: empty,
+  connect: connectInputSchema,
+  /** Run the embedded simulator's demo instead of a Clever Cloud account. */
+  startDemo: empty,
+} as const;
+
+export type CallName = keyof typeof CALL_SCHEMAS;
+export const CALL_NAMES = Object.keys(CALL_SCHEMAS) as CallName[];
+/** What a caller sends (defaults may be left out). */
+export type CallInput<K extends CallName> = z.input<(typeof CALL_SCHEMAS)[K]>;
+/** What the service receives once parsed. */
+export type ParsedInput<K extends CallName> = z.output<(typeof CALL_SCHEMAS)[K]>;
+
+// ---- outputs ---------------------------------------------------------------------------------------
+
+export type SessionMode = 'demo' | 'account' | 'disconnected';
+
+/** What is known about the Clever Cloud credentials. Never a token or a secret. */
+export interface CredentialsStatus {
+  state: 'connected' | 'none' | 'invalid';
+  /** Where the credentials in use come from. */
+  source: 'environment' | 'clever-tools' | 'pasted' | null;
+  /** Who they belong to, to show (a name or an email), when known. */
+  account: string | null;
+  /** Credentials found on this machine that Connect can use. */
+  found: { environment: boolean; cleverTools: boolean };
+  /** Where they are kept (e.g. "a file only its owner can read", "the OS keychain"). */
+  storage: string | null;
+  /** What went wrong with them, in words. */
+  problem: string | null;
+  /** Connecting an account is possible from this shell (false in a server started with --demo). */
+  canConnect: boolean;
+}
+
+export interface ReaperStatus {
+  /** The engine's clock now; the dashboard counts from it (it runs `timeScale` times faster). */
+  now: number;
+  timeScale: number;
+  mode: SessionMode;
+  /** The demo scenario running, in demo mode. */
+  scenario: string | null;
+  credentials: CredentialsStatus;
+  version: string;
+}
+
+export interface Snapshot {
+  /** The sequence number of the last event the snapshot includes: later events have a larger one. */
+  seq: number;
+  status: ReaperStatus;
+  apps: AppView[];
+  routes: Route[];
+  settings: Settings;
+}
+
+export interface AppDetail {
+  app: AppView;
+  /** Every route of the app, enabled or not. */
+  routes: Route[];
+  /** The union of the must-be-up ranges of its enabled routes. */
+  ranges: MustBeUpRange[];
+  /** The next must-be-up transitions (up at a range start, down at its end). */
+  nextTransitions: ScheduleTransition[];
+}
+
+export interface Owner {
+  id: string;
+  name: string;
+}
+
+/** A Clever Cloud app in the route editor's picker. */
+export interface PickableApp {
+  id: string;
+  name: string;
+  ownerId: string;
+  cleverState: string;
+  /** Ids of the routes (enabled or not) that point at it. */
+  routeIds: string[];
+}
+
+export interface CallOutputs {
+  snapshot: Snapshot;
+  status: ReaperStatus;
+  listApps: AppView[];
+  getApp: AppDetail;
+  history: HistoryEntry[];
+  reset: AppView;
+  wake: AppView;
+  keepAwake: AppView;
+  release: { appId: string; disabledRoutes: Route[] };
+  listRoutes: Route[];
+  getRoute: Route;
+  createRoute: Route;
+  updateRoute: Route;
+  deleteRoute: { deleted: string };
+  getSettings: Settings;
+  updateSettings: Settings;
+  listOwners: Owner[];
+  listOwnerApps: PickableApp[];
+  credentials: CredentialsStatus;
+  connect: ReaperStatus;
+  startDemo: ReaperStatus;
+}
+export type CallOutput<K extends CallName> = CallOutputs[K];
+
+// ---- pushed events ---------------------------------------------------------------------------------
+
+export type ReaperEvent =
+  /** An app changed (state, clocks, traffic, notice). */
+  | { type: 'app'; app: AppView }
+  /** An app was released: no route manages it any more. Its history stays. */
+  | { type: 'removed'; appId: string }
+  | { type: 'history'; entry: HistoryEntry }
+  /** An app entered Error. */
+  | { type: 'alert'; appId: string; name: string; cause: string }
+  | { type: 'routes'; routes: Route[] }
+  | { type: 'settings'; settings: Settings }
+  /** Every app, recomputed (after a change of routes or settings, or once owners are known). */
+  | { type: 'apps'; apps: AppView[] }
+  /** The session changed (demo started, account connected): fetch the snapshot again. */
+  | { type: 'session'; status: ReaperStatus }
+  | { type: 'owner-unreachable'; ownerId: string; message: string }
+  /** A heartbeat with the engine's clock. */
+  | { type: 'clock'; now: number; timeScale: number };
+
+/**
+ * Hears an event with its sequence number (increasing by one per event of the service). With the
+ * snapshot's `seq`, a caller knows which events the snapshot already includes.
+ */
+export type ReaperListener = (event: ReaperEvent, seq: number) => void;
+
+// ---- the API as a caller sees it -------------------------------------------------------------------
+
+/** A call whose input has no required field can be made without one. */
+type Args<I> = Record<string, never> extends I ? [input?: I] : [input: I];
+
+export type ReaperCalls = {
+  [K in CallName]: (...args: Args<CallInput<K>>) => Promise<CallOutput<K>>;
+};
+
+/** What `window.reaper` (IPC) and the HTTP client both are. */
+export interface ReaperApi extends ReaperCalls {
+  /** Hear the engine's events; returns the function that stops listening. */
+  subscribe(listener: ReaperListener): () => void;
+}
+
+/** Build a ReaperApi from one generic invoke (how both transports' clients are made). */
+export function apiFromInvoke(
+  invoke: (name: CallName, input: unknown) => Promise<unknown>,
+  subscribe: ReaperApi['subscribe'],
+): ReaperApi {
+  const calls = Object.fromEntries(
+    CALL_NAMES.map((name) => [name, (input?: unknown) => invoke(name, input ?? {})]),
+  ) as unknown as ReaperCalls;
+  return { ...calls, subscribe };
+}
