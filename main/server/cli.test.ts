@@ -4,7 +4,7 @@ import { bearerToken, sameToken } from './token.ts';
 
 describe('the serve command line', () => {
   it('defaults to loopback, the default port, the real Clever Cloud and the user data directory', () => {
-    expect(parseCli([], { REAPER_DATA_DIR: '/tmp/reaper-data' })).toEqual({
+    expect(parseCli([], { REAPER_HOME: '/tmp/reaper-data' })).toEqual({
       demo: false,
       scenario: 'demo',
       host: '127.0.0.1',

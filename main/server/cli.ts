@@ -22,14 +22,14 @@ const USAGE = `Usage: npm run serve -- [options]
   --port N            port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDR         address to listen on (default: 127.0.0.1, loopback only)
   --data-dir DIR      where the token, routes, settings and history live
-                      (default: $REAPER_DATA_DIR, else the user's data directory)
+                      (default: $REAPER_HOME, else the user's data directory)
   --api-url URL       another Clever Cloud API base URL (a simulator, a proxy)
   -h, --help          this help
 
 The admin token is $REAPER_ADMIN_TOKEN when set, else generated once into DIR/admin-token.`;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REAPER_DATA_DIR) return resolve(env.REAPER_DATA_DIR);
+  if (env.REAPER_HOME) return resolve(env.REAPER_HOME);
   if (process.platform === 'darwin')
     return join(homedir(), 'Library', 'Application Support', 'clever-reaper');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'clever-reaper');

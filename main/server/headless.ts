@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from '../service/credentials.ts';
+import { OwnerOnlyFileSecrets, RealCredentials } from '../service/real-credentials.ts';
 import { ReaperService } from '../service/reaper-service.ts';
 import { createSessionFactory, type Log } from '../service/session.ts';
 import type { ScenarioName } from '../simulator/scenarios.ts';
 import { Datastore } from '../store/datastore.ts';
 import { JsonFileBackend } from '../store/json-file-backend.ts';
 import { startHttpServer } from './http-server.ts';
-import { createRealCredentials } from './real-clever.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
 export interface HeadlessOptions {
@@ -80,7 +80,12 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     (options.clever ? new FixedCredentials(options.clever) : undefined) ??
     (options.demo
       ? new DemoOnlyCredentials()
-      : createRealCredentials({ apiUrl: options.apiUrl, dataDir: options.dataDir, env }));
+      : new RealCredentials({
+          secrets: new OwnerOnlyFileSecrets(join(options.dataDir, 'credentials.json')),
+          apiUrl: options.apiUrl,
+          env,
+          ...(options.log ? { log: options.log } : {}),
+        }));
   const service = new ReaperService({
     sessions,
     credentials,
