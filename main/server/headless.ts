@@ -6,41 +6,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScaledClock, systemClock } from '../engine/clocks.ts';
-import type { CleverCloudPort, Clock } from '../engine/ports.ts';
-import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from '../service/credentials.ts';
-import { OwnerOnlyFileSecrets, RealCredentials } from '../service/real-credentials.ts';
-import { ReaperService } from '../service/reaper-service.ts';
-import { createSessionFactory, type Log } from '../service/session.ts';
-import type { ScenarioName } from '../simulator/scenarios.ts';
-import { Datastore } from '../store/datastore.ts';
-import { JsonFileBackend } from '../store/json-file-backend.ts';
+import type { ReaperService } from '../service/reaper-service.ts';
+import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
 import { startHttpServer } from './http-server.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
-export interface HeadlessOptions {
-  /** Run the embedded simulator's scenario instead of a Clever Cloud account. */
-  demo: boolean;
-  scenario: ScenarioName;
+export interface HeadlessOptions extends RuntimeOptions {
   host: string;
   port: number;
-  dataDir: string;
-  apiUrl: string | null;
-  /** Demo only: the clock runs this many times faster than real time. */
-  timeScale: number;
   /** The built dashboard; default: out/renderer of this checkout, when built. */
   staticDir?: string | null;
-  env?: NodeJS.ProcessEnv;
-  version?: string;
-  log?: Log;
-  /** Tests: the clock of demo sessions (default: a ScaledClock, or the system clock at scale 1). */
-  demoClock?: Clock;
-  /** Tests: the clock of account sessions (default: the system clock). */
-  accountClock?: Clock;
-  /** Tests: a Clever Cloud port to run an account session on (the real client on a simulator...). */
-  clever?: CleverCloudPort;
-  /** Tests: the credentials manager (default: demo-only with --demo, else the real one). */
-  credentials?: CredentialsManager;
   heartbeatMs?: number;
 }
 
@@ -64,36 +39,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const env = options.env ?? process.env;
   ensureDataDir(options.dataDir);
   const token = loadOrCreateToken(options.dataDir, env);
-  const demoClock =
-    options.demoClock ?? (options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale));
-  const sessions = createSessionFactory({
-    demoClock,
-    ...(options.accountClock ? { accountClock: options.accountClock } : {}),
-    timeScale: options.timeScale,
-    scenario: options.scenario,
-    accountBackend: () => new JsonFileBackend(join(options.dataDir, 'config.json')),
-    accountDatastore: () => new Datastore(join(options.dataDir, 'reaper.sqlite')),
-    ...(options.log ? { log: options.log } : {}),
-  });
-  const credentials =
-    options.credentials ??
-    (options.clever ? new FixedCredentials(options.clever) : undefined) ??
-    (options.demo
-      ? new DemoOnlyCredentials()
-      : new RealCredentials({
-          secrets: new OwnerOnlyFileSecrets(join(options.dataDir, 'credentials.json')),
-          apiUrl: options.apiUrl,
-          env,
-          ...(options.log ? { log: options.log } : {}),
-        }));
-  const service = new ReaperService({
-    sessions,
-    credentials,
-    initial: options.demo ? 'demo' : 'account',
-    version: options.version ?? '0.0.0',
-    ...(options.log ? { log: options.log } : {}),
-  });
-  await service.start();
+  const service = await startRuntime({ ...options, env });
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
