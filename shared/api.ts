@@ -158,6 +158,10 @@ export interface ReaperStatus {
   scenario: string | null;
   credentials: CredentialsStatus;
   version: string;
+  /** The wake proxy: where it listens while a route has host names. */
+  wakeProxy: { url: string | null };
+  /** What the operator must know now: an unwritable datastore, a wake proxy that cannot listen... */
+  problems: string[];
 }
 
 export interface Snapshot {
@@ -177,6 +181,19 @@ export interface AppDetail {
   ranges: MustBeUpRange[];
   /** The next must-be-up transitions (up at a range start, down at its end). */
   nextTransitions: ScheduleTransition[];
+  /** What the traffic sources saw of the app since the engine started. */
+  traffic: AppTrafficView;
+}
+
+export interface AppTrafficView {
+  /** Requests counted as traffic, per source. */
+  counted: number;
+  bySource: Partial<Record<TrafficSource, number>>;
+  /** Requests the route's filters ignored, per reason ("path /health", "source 10.0.0.0/8"). */
+  ignored: Record<string, number>;
+  lastIgnoredAt: number | null;
+  /** The app's access-log stream: open or not, and the events it delivered. */
+  accessLog: { connected: boolean; events: number } | null;
 }
 
 export interface Owner {
@@ -235,6 +252,8 @@ export type ReaperEvent =
   | { type: 'apps'; apps: AppView[] }
   /** The session changed (demo started, account connected): fetch the snapshot again. */
   | { type: 'session'; status: ReaperStatus }
+  /** The status changed within the session (a problem appeared or went away, the wake proxy moved). */
+  | { type: 'status'; status: ReaperStatus }
   | { type: 'owner-unreachable'; ownerId: string; message: string }
   /** A heartbeat with the engine's clock. */
   | { type: 'clock'; now: number; timeScale: number };

@@ -1,6 +1,7 @@
 /** Global settings of the reaper, with the defaults of the product spec and their bounds. */
 import { z } from 'zod';
 import { HOUR, MINUTE, SECOND } from './durations.ts';
+import { parseIp } from './net.ts';
 
 export interface Settings {
   /** Kill switch: no app is put to sleep while on. Wakes still happen. */
@@ -19,6 +20,10 @@ export interface Settings {
   releaseDelayMs: number;
   /** How long the wake proxy holds an API client before answering 503. */
   holdDeadlineMs: number;
+  /** The wake proxy's port (it runs while a route has host names); 0 picks a free one. */
+  wakeProxyPort: number;
+  /** The address it listens on: loopback unless the operator opens it to the network. */
+  wakeProxyAddress: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,6 +35,8 @@ export const DEFAULT_SETTINGS: Settings = {
   restartAfterMs: MINUTE,
   releaseDelayMs: 5 * MINUTE,
   holdDeadlineMs: 2 * MINUTE,
+  wakeProxyPort: 7411,
+  wakeProxyAddress: '127.0.0.1',
 };
 
 const ms = (min: number, max: number, what: string) =>
@@ -49,6 +56,19 @@ export const settingsUpdateSchema = z
     restartAfterMs: ms(10 * SECOND, HOUR, 'the restart delay'),
     releaseDelayMs: ms(0, 24 * HOUR, 'the release delay'),
     holdDeadlineMs: ms(SECOND, HOUR, 'the hold deadline'),
+    wakeProxyPort: z
+      .number()
+      .int('the wake proxy port is a whole number')
+      .refine(
+        (p) => p === 0 || (p >= 1024 && p <= 65535),
+        'the wake proxy port is 0 (any free port) or 1024 to 65535',
+      ),
+    wakeProxyAddress: z
+      .string()
+      .refine(
+        (a) => parseIp(a) !== null,
+        'the wake proxy address is an IP address (127.0.0.1 for this machine only)',
+      ),
   })
   .partial()
   .strict();

@@ -94,6 +94,11 @@ export class Engine {
   private abort = new AbortController();
   private sweeping: Promise<void> | null = null;
   private storageProblem: string | null = null;
+  private firstSweepDone: () => void = () => {};
+  /** Resolves when the first sweep after start() has read every owner (names and states known). */
+  firstSweep: Promise<void> = new Promise((resolve) => {
+    this.firstSweepDone = resolve;
+  });
 
   constructor(deps: EngineDeps) {
     this.deps = deps;
@@ -391,6 +396,7 @@ export class Engine {
       await run;
     } finally {
       this.sweeping = null;
+      this.firstSweepDone();
       this.emitTick('sweep', started, this.records.size);
     }
   }

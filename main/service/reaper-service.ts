@@ -167,6 +167,7 @@ export class ReaperService {
         routes: s.config.routes().filter((r) => r.appId === appId),
         ranges,
         nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
+        traffic: s.traffic.appTraffic(appId),
       };
       return detail;
     },
@@ -190,6 +191,7 @@ export class ReaperService {
       if (before.state === 'Error') {
         throw new ConflictError(`the app is in Error (${before.cause}): reset it once the problem is fixed`);
       }
+      s.traffic.stats.counted(appId, source);
       await s.engine.wake(appId, source);
       if (!wait) return this.view(s, this.record(s, appId));
       const limit = timeoutMs ?? s.config.settings().failTimeoutMs + MINUTE;
@@ -311,7 +313,18 @@ export class ReaperService {
       scenario: s?.scenario ?? null,
       credentials: await this.deps.credentials.status(),
       version: this.deps.version,
+      wakeProxy: { url: s?.traffic.proxyStatus().url ?? null },
+      problems: s
+        ? [s.problem, s.engine.storage, s.traffic.proxyStatus().problem].filter(
+            (p): p is string => p !== null,
+          )
+        : [],
     };
+  }
+
+  /** Tell the dashboards that the status changed (a problem came or went, the wake proxy moved). */
+  private pushStatus(): void {
+    void this.status().then((status) => this.emit({ type: 'status', status }));
   }
 
   /** The session, or "connect an account first". */
@@ -437,6 +450,9 @@ export class ReaperService {
           case 'owner-unreachable':
             this.emit(e);
             break;
+          case 'storage':
+            this.pushStatus();
+            break;
           case 'tick':
             break;
         }
@@ -446,6 +462,7 @@ export class ReaperService {
         else this.emit({ type: 'settings', settings: s.config.settings() });
         this.queueAppsPush();
       }),
+      s.traffic.onProxyChange(() => this.pushStatus()),
     );
   }
 }

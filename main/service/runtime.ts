@@ -54,9 +54,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     accountBackend:
       options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
     accountDatastore: () => {
-      const { store, problem } = openDatastore(join(options.dataDir, 'reaper.sqlite'));
-      if (problem) log?.('error', problem);
-      return store;
+      const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
+      if (opened.problem) log?.('error', opened.problem);
+      return opened;
     },
     ...(log ? { log } : {}),
   });

@@ -3,17 +3,25 @@
  * on an account or on the embedded simulator (demo). The service runs one at a time and switches
  * when the operator connects an account or tries the demo from the first-run screen.
  *
- * Demo sessions live in memory (the simulator's apps are new at every start); account sessions keep
- * their routes, settings, states and history in the data directory.
+ * Demo sessions live in memory (the simulator's apps are new at every start) and run the embedded
+ * simulator over HTTP on loopback with the real client, so the demo exercises the same code as an
+ * account; account sessions keep their routes, settings, states and history in the data directory.
+ * Both follow the access logs of their apps and run the wake proxy while a route has host names.
  */
 
+import { CleverClient } from '../clever/client.ts';
+import { operatorCredentials } from '../clever/credentials.ts';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
+import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
+import type { AccessLogSource } from '../traffic/access-logs.ts';
+import { median, SessionTraffic } from '../traffic/session-traffic.ts';
+import { cleverUpstream } from '../traffic/upstream.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -28,7 +36,10 @@ export interface Session {
   config: ConfigStore;
   store: Datastore;
   clever: CleverCloudPort;
-  /** Stop the engine (and the demo's traffic), close the datastore. */
+  traffic: SessionTraffic;
+  /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
+  problem: string | null;
+  /** Stop the engine, the traffic sources (and the demo's simulator), close the datastore. */
   close(): Promise<void>;
 }
 
@@ -46,9 +57,78 @@ export interface SessionOptions {
   scenario: ScenarioName;
   /** Where an account session keeps its routes and settings. */
   accountBackend(): KeyValueBackend;
-  /** The datastore of an account session. */
-  accountDatastore(): Datastore;
+  /** The datastore of an account session, and what went wrong opening it. */
+  accountDatastore(): { store: Datastore; problem: string | null };
+  /**
+   * Tests on a manual clock: the demo's simulator in-process, without HTTP (whose round trips a
+   * manual clock cannot wait for); its traffic then reaches the engine directly.
+   */
+  inProcessDemo?: boolean;
   log?: Log;
+}
+
+/** The access-log stream of a port that has one (the real client does). */
+function accessLogsOf(clever: CleverCloudPort): AccessLogSource | null {
+  const client = clever as Partial<Pick<CleverClient, 'accessLogs'>>;
+  return typeof client.accessLogs === 'function'
+    ? (owner, app, o) => client.accessLogs!(owner, app, o)
+    : null;
+}
+
+interface Parts {
+  mode: 'demo' | 'account';
+  scenario: ScenarioName | null;
+  clock: Clock;
+  timeScale: number;
+  config: ConfigStore;
+  store: Datastore;
+  clever: CleverCloudPort;
+  /** Where the wake proxy sends requests: the app's own domain, or the embedded simulator. */
+  origin?: string;
+  problem: string | null;
+  log?: Log;
+  /** What else to stop when the session closes. */
+  onClose?: () => Promise<void> | void;
+  /** Wait (up to 5 s) for the engine's first read of Clever Cloud (not on a manual clock). */
+  waitFirstSweep?: boolean;
+}
+
+async function open(parts: Parts): Promise<Session> {
+  const { clock, config, store, clever, log } = parts;
+  const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
+  const offConfig = config.onChange(() => engine.configChanged());
+  const traffic = new SessionTraffic({
+    engine,
+    config,
+    clock,
+    accessLogs: accessLogsOf(clever),
+    upstream: cleverUpstream(clever, parts.origin ? { origin: parts.origin } : {}),
+    expectedWakeMs: (appId) => median(store.transitionDurations(appId, 'start', 20)),
+    ...(log ? { log } : {}),
+  });
+  engine.start();
+  await traffic.start();
+  // The dashboard's first look shows names and states read from Clever Cloud, unless it is slow.
+  if (parts.waitFirstSweep) await Promise.race([engine.firstSweep, new Promise((r) => setTimeout(r, 5000))]);
+  return {
+    mode: parts.mode,
+    scenario: parts.scenario,
+    clock,
+    timeScale: parts.timeScale,
+    engine,
+    config,
+    store,
+    clever,
+    traffic,
+    problem: parts.problem,
+    async close() {
+      offConfig();
+      await traffic.close();
+      await engine.stop();
+      await parts.onClose?.();
+      store.close();
+    },
+  };
 }
 
 export function createSessionFactory(options: SessionOptions): SessionFactory {
@@ -58,61 +138,64 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       const clock = options.demoClock;
       const scenario = SCENARIOS[options.scenario](clock);
       const config = new ConfigStore(new MemoryBackend(), () => clock.now());
-      config.updateSettings(scenario.settings);
+      // The demo's wake proxy takes any free port, so that demos and tests never fight over one.
+      config.updateSettings({ wakeProxyPort: 0, ...scenario.settings });
       for (const app of scenario.apps) config.createRoute(app.route);
-      const store = new Datastore(':memory:');
-      const clever = new InProcessCleverPort(scenario.cloud);
-      const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
-      const offConfig = config.onChange(() => engine.configChanged());
-      engine.start();
-      const stopTraffic = scenario.startTraffic((appId, at) => {
-        engine.request(appId, 'access-log', at).catch((error: unknown) => {
-          log?.(
-            'warn',
-            `a demo request for ${appId} failed: ${error instanceof Error ? error.message : error}`,
-          );
-        });
-      });
-      return {
-        mode: 'demo',
+      const common = {
+        mode: 'demo' as const,
         scenario: options.scenario,
         clock,
         timeScale: options.timeScale,
-        engine,
         config,
-        store,
-        clever,
-        async close() {
-          stopTraffic();
-          offConfig();
-          await engine.stop();
-          store.close();
-        },
+        store: new Datastore(':memory:'),
+        problem: null,
+        ...(log ? { log } : {}),
       };
+      if (options.inProcessDemo) {
+        let session: Session | null = null;
+        const stop = scenario.startTraffic(
+          (appId, at) => void session?.engine.request(appId, 'access-log', at),
+        );
+        session = await open({ ...common, clever: new InProcessCleverPort(scenario.cloud), onClose: stop });
+        return session;
+      }
+      const simulator = await startSimulatorServer({ cloud: scenario.cloud });
+      const o = DEMO_CREDENTIALS.oauth;
+      const credentials = operatorCredentials(
+        { kind: 'oauth1', token: o.token, secret: o.secret },
+        { consumerKey: o.consumerKey, consumerSecret: o.consumerSecret, apiHost: simulator.url },
+      );
+      const clever = new CleverClient({
+        credentials: { ...credentials, source: 'demo', detail: 'the demo simulator' },
+      });
+      const stopTraffic = scenario.startTraffic();
+      return open({
+        ...common,
+        clever,
+        origin: simulator.url,
+        waitFirstSweep: true,
+        onClose: async () => {
+          stopTraffic();
+          await simulator.close();
+        },
+      });
     },
 
     async account(clever) {
       const clock = options.accountClock ?? systemClock;
-      const config = new ConfigStore(options.accountBackend());
-      const store = options.accountDatastore();
-      const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
-      const offConfig = config.onChange(() => engine.configChanged());
-      engine.start();
-      return {
+      const { store, problem } = options.accountDatastore();
+      return open({
         mode: 'account',
         scenario: null,
         clock,
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
-        engine,
-        config,
+        config: new ConfigStore(options.accountBackend()),
         store,
         clever,
-        async close() {
-          offConfig();
-          await engine.stop();
-          store.close();
-        },
-      };
+        problem,
+        waitFirstSweep: !options.accountClock,
+        ...(log ? { log } : {}),
+      });
     },
   };
 }

@@ -28,8 +28,12 @@ export interface DemoScenario {
   apps: DemoApp[];
   /** Settings that make the demo move within minutes. */
   settings: SettingsUpdate;
-  /** Start the demo's traffic; `onRequest` hears each request the access log records. */
-  startTraffic(onRequest: (appId: string, at: number) => void): () => void;
+  /**
+   * Start the demo's traffic: requests written to the simulated access logs (the access-log
+   * follower reads them like Clever Cloud's). `onRequest`, when given, also hears each of them
+   * (in-process tests without the follower). Returns the function that stops it.
+   */
+  startTraffic(onRequest?: (appId: string, at: number) => void): () => void;
 }
 
 export const DEMO_SETTINGS: SettingsUpdate = {
@@ -90,28 +94,38 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
   const metrics = add(acme.id, 'metrics-dashboard', {}, { gracePeriodMs: MINUTE });
   cloud.setStopNeverCompletes(metrics.id);
 
-  const startTraffic = (onRequest: (appId: string, at: number) => void) => {
-    const off = cloud.onAccessLog((entry) => onRequest(entry.appId, entry.date));
-    let stopped = false;
-    const timers: ReturnType<Clock['setTimeout']>[] = [];
-    const every = (ms: number, fn: () => void, firstAfter = ms) => {
-      const run = () => {
-        if (stopped) return;
-        fn();
-        timers.push(clock.setTimeout(run, ms));
-      };
-      timers.push(clock.setTimeout(run, firstAfter));
-    };
-    every(20 * SECOND, () => cloud.recordRequest(shop.id, { path: '/cart' }), SECOND);
-    every(4 * MINUTE, () => cloud.recordRequest(sandbox.id, { path: '/v1/items' }), 45 * SECOND);
-    every(3 * MINUTE, () => cloud.recordRequest(billing.id, { path: '/invoices' }), 3 * MINUTE);
-    every(5 * MINUTE, () => cloud.recordRequest(legacy.id, { path: '/' }), 90 * SECOND);
-    return () => {
-      stopped = true;
-      off();
-      for (const t of timers) clock.clearTimeout(t);
-    };
-  };
+  const startTraffic = (onRequest?: (appId: string, at: number) => void) =>
+    trafficLoop(cloud, clock, onRequest, (every) => {
+      every(20 * SECOND, () => cloud.recordRequest(shop.id, { path: '/cart' }), SECOND);
+      every(4 * MINUTE, () => cloud.recordRequest(sandbox.id, { path: '/v1/items' }), 45 * SECOND);
+      every(3 * MINUTE, () => cloud.recordRequest(billing.id, { path: '/invoices' }), 3 * MINUTE);
+      every(5 * MINUTE, () => cloud.recordRequest(legacy.id, { path: '/' }), 90 * SECOND);
+    });
 
   return { cloud, apps, settings: DEMO_SETTINGS, startTraffic };
+}
+
+/** A traffic loop on the scenario's clock; returns the function that stops it. */
+export function trafficLoop(
+  cloud: SimulatedCloud,
+  clock: Clock,
+  onRequest: ((appId: string, at: number) => void) | undefined,
+  schedule: (every: (ms: number, fn: () => void, firstAfter?: number) => void) => void,
+): () => void {
+  const off = onRequest ? cloud.onAccessLog((entry) => onRequest(entry.appId, entry.date)) : () => {};
+  let stopped = false;
+  const timers: ReturnType<Clock['setTimeout']>[] = [];
+  schedule((ms, fn, firstAfter = ms) => {
+    const run = () => {
+      if (stopped) return;
+      fn();
+      timers.push(clock.setTimeout(run, ms));
+    };
+    timers.push(clock.setTimeout(run, firstAfter));
+  });
+  return () => {
+    stopped = true;
+    off();
+    for (const t of timers) clock.clearTimeout(t);
+  };
 }

@@ -9,7 +9,7 @@
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { Clock } from '../engine/ports.ts';
-import { buildDemoScenario, type DemoApp, type DemoScenario } from './demo.ts';
+import { buildDemoScenario, type DemoApp, type DemoScenario, trafficLoop } from './demo.ts';
 import { SimulatedCloud } from './model.ts';
 
 export const SCENARIOS = {
@@ -22,31 +22,6 @@ export type ScenarioName = keyof typeof SCENARIOS;
 
 export function isScenarioName(name: string): name is ScenarioName {
   return Object.hasOwn(SCENARIOS, name);
-}
-
-/** A traffic loop on the scenario's clock; returns the function that stops it. */
-function trafficLoop(
-  cloud: SimulatedCloud,
-  clock: Clock,
-  onRequest: (appId: string, at: number) => void,
-  schedule: (every: (ms: number, fn: () => void, firstAfter?: number) => void) => void,
-): () => void {
-  const off = cloud.onAccessLog((entry) => onRequest(entry.appId, entry.date));
-  let stopped = false;
-  const timers: ReturnType<Clock['setTimeout']>[] = [];
-  schedule((ms, fn, firstAfter = ms) => {
-    const run = () => {
-      if (stopped) return;
-      fn();
-      timers.push(clock.setTimeout(run, ms));
-    };
-    timers.push(clock.setTimeout(run, firstAfter));
-  });
-  return () => {
-    stopped = true;
-    off();
-    for (const t of timers) clock.clearTimeout(t);
-  };
 }
 
 /**

@@ -4,9 +4,14 @@
  * timeline and a list of transitions with who acted and why. Escape closes it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { AppDetail as Detail } from '../../shared/api.ts';
+import type { AppTrafficView, AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
-import { CONSOLE_LABELS, type HistoryEntry, type HistoryKind } from '../../shared/domain.ts';
+import {
+  CONSOLE_LABELS,
+  type HistoryEntry,
+  type HistoryKind,
+  type TrafficSource,
+} from '../../shared/domain.ts';
 import { formatDuration, HOUR } from '../../shared/durations.ts';
 import { formatZoned } from '../../shared/schedule.ts';
 import { ago, clockTime, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
@@ -205,6 +210,8 @@ function Body({ app }: { app: AppView }) {
         )}
       </section>
 
+      {detail && <TrafficSection traffic={detail.traffic} />}
+
       <section aria-labelledby="routes-heading">
         <h3 id="routes-heading">Routes</h3>
         <ul className="plain">
@@ -351,6 +358,44 @@ const KIND_LABELS: Record<HistoryKind, string> = {
   'call-failed': 'call failed',
   'keep-awake': 'keep awake',
 };
+
+/** What counted as traffic, and what the route's filters ignored, and why. */
+function TrafficSection({ traffic }: { traffic: AppTrafficView }) {
+  const ignored = Object.entries(traffic.ignored).sort((a, b) => b[1] - a[1]);
+  const sources = Object.entries(traffic.bySource) as [TrafficSource, number][];
+  return (
+    <section aria-labelledby="traffic-heading">
+      <h3 id="traffic-heading">Traffic since the reaper started</h3>
+      <p>
+        {traffic.counted === 0
+          ? 'No request counted yet.'
+          : `${traffic.counted} request${traffic.counted === 1 ? '' : 's'} counted (${sources
+              .map(([source, n]) => `${n} from ${SOURCE_LABELS[source]}`)
+              .join(', ')}).`}
+        {traffic.accessLog && (
+          <span className="muted">
+            {' '}
+            Access log {traffic.accessLog.connected ? 'followed' : 'reconnecting'}.
+          </span>
+        )}
+      </p>
+      {ignored.length > 0 && (
+        <>
+          <p className="muted">
+            Ignored by the route's filters (monitors and health checks do not keep it awake):
+          </p>
+          <ul className="plain">
+            {ignored.map(([reason, n]) => (
+              <li key={reason}>
+                {n} × {reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
 
 export function HistoryList({ entries }: { entries: readonly HistoryEntry[] }) {
   const [shown, setShown] = useState(100);

@@ -76,6 +76,7 @@ export function SettingsView() {
       </div>
       <Switches settings={settings} />
       <Paces settings={settings} />
+      <WakeProxySettings settings={settings} />
       <section className="card" aria-labelledby="credentials-title">
         <h2 id="credentials-title">Clever Cloud account</h2>
         <Credentials />
@@ -211,6 +212,114 @@ function Paces({ settings }: { settings: Settings }) {
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save the paces'}
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved.
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** Where the wake proxy listens; it runs while a route has host names. */
+function WakeProxySettings({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const applySettings = useDashboard((s) => s.applySettings);
+  const url = useDashboard((s) => s.status?.wakeProxy.url ?? null);
+  const hasHosts = useDashboard((s) => s.routes.some((r) => r.enabled && r.hosts.length > 0));
+  const id = useId();
+  const [port, setPort] = useState(String(settings.wakeProxyPort));
+  const [address, setAddress] = useState(settings.wakeProxyAddress);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    setPort(String(settings.wakeProxyPort));
+    setAddress(settings.wakeProxyAddress);
+  }, [settings.wakeProxyPort, settings.wakeProxyAddress]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const n = Number(port);
+    if (port.trim() === '' || !Number.isInteger(n)) {
+      setProblems({ wakeProxyPort: 'a whole number' });
+      return;
+    }
+    try {
+      applySettings(await api.updateSettings({ wakeProxyPort: n, wakeProxyAddress: address.trim() }));
+      setProblems({});
+      setSaved(true);
+    } catch (error) {
+      const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
+      setProblems(
+        list.length
+          ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
+          : { form: errorText(error) },
+      );
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+      <h2 id={`${id}-title`}>Wake proxy</h2>
+      <p>
+        {url ? (
+          <>
+            Listening on <code>{url}</code>: point the host names of your routes at it.
+          </>
+        ) : hasHosts ? (
+          'Not listening (see the problem above).'
+        ) : (
+          'Off: it starts when a route has host names.'
+        )}
+      </p>
+      {problems.form && (
+        <p className="callout danger" role="alert">
+          {problems.form}
+        </p>
+      )}
+      <div className="grid">
+        <div className="pace">
+          <label htmlFor={`${id}-port`}>Port</label>
+          <input
+            id={`${id}-port`}
+            inputMode="numeric"
+            value={port}
+            onChange={(e) => setPort(e.target.value)}
+            aria-invalid={problems.wakeProxyPort ? true : undefined}
+            aria-describedby={`${id}-port-hint`}
+          />
+          <span className="hint" id={`${id}-port-hint`}>
+            {problems.wakeProxyPort ? (
+              <span className="field-error">{problems.wakeProxyPort}</span>
+            ) : (
+              '0 picks a free port'
+            )}
+          </span>
+        </div>
+        <div className="pace">
+          <label htmlFor={`${id}-address`}>Address</label>
+          <input
+            id={`${id}-address`}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            aria-invalid={problems.wakeProxyAddress ? true : undefined}
+            aria-describedby={`${id}-address-hint`}
+          />
+          <span className="hint" id={`${id}-address-hint`}>
+            {problems.wakeProxyAddress ? (
+              <span className="field-error">{problems.wakeProxyAddress}</span>
+            ) : (
+              '127.0.0.1: this machine only'
+            )}
+          </span>
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary">
+          Save the wake proxy
         </button>
         {saved && (
           <span role="status" className="ok">

@@ -148,11 +148,17 @@ function Banners() {
   const setSwitch = useDashboard((s) => s.setSwitch);
   const connection = useDashboard((s) => s.connection);
   const unreachable = useDashboard((s) => s.unreachable);
+  const problems = useDashboard((s) => s.status?.problems ?? []);
   const apps = useDashboard((s) => s.apps);
   const ownerName = (ownerId: string) =>
     Object.values(apps).find((a) => a.ownerId === ownerId)?.ownerName ?? ownerId;
   return (
     <div className="banners">
+      {problems.map((problem) => (
+        <div key={problem} className="banner danger" role="alert">
+          {problem}
+        </div>
+      ))}
       {settings?.killSwitch && (
         <div className="banner danger" role="status">
           <strong>Kill switch on:</strong> no app is put to sleep. Wakes still happen.

@@ -22,6 +22,8 @@ function controlled() {
         mode: 'demo',
         scenario: 'e2e',
         version: 'test',
+        wakeProxy: { url: null },
+        problems: [],
         credentials: {
           state: 'none',
           source: null,

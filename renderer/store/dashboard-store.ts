@@ -135,7 +135,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         }
         return apps;
       };
-      let { routes, settings, clock, history, selectedAppId, unreachable } = s;
+      let { routes, settings, clock, history, selectedAppId, unreachable, status } = s;
       const toasts: Toast[] = [];
       for (const { event: e, seq } of events) {
         if (seq > 0 && seq <= floor) continue;
@@ -189,6 +189,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'session':
             reload = true;
             break;
+          case 'status':
+            status = e.status;
+            break;
         }
       }
       // An unreachable owner is forgotten a minute after it was last reported (a sweep reports it again).
@@ -198,7 +201,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           delete unreachable[ownerId];
         }
       }
-      set({ apps, routes, settings, clock, history, selectedAppId, unreachable });
+      set({ apps, routes, settings, clock, history, selectedAppId, unreachable, status });
       for (const t of toasts) pushToast(t);
       if (reload) void get().reload();
     };

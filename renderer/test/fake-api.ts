@@ -91,6 +91,8 @@ export function fakeApi(
     timeScale: 1,
     mode: 'demo',
     scenario: 'demo',
+    wakeProxy: { url: null },
+    problems: [],
     credentials: {
       state: 'none',
       source: null,
@@ -116,6 +118,7 @@ export function fakeApi(
       routes: routes.filter((r) => r.appId === appId),
       ranges: [],
       nextTransitions: [],
+      traffic: { counted: 0, bySource: {}, ignored: {}, lastIgnoredAt: null, accessLog: null },
     }),
     history: () => options.history ?? [],
     reset: ({ appId }: { appId: string }) => byId(appId),

@@ -1,0 +1,141 @@
+/**
+ * The traffic sources of one session: the access-log streams of its managed apps, and the wake
+ * proxy, which runs while at least one enabled route has host names (on the port and address of the
+ * settings, moved when they change). What they saw is kept for the dashboard.
+ */
+import type { Engine } from '../engine/engine.ts';
+import type { Clock } from '../engine/ports.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import { AccessLogFollower, type AccessLogSource } from './access-logs.ts';
+import { type AppTraffic, TrafficStats } from './stats.ts';
+import { type Upstream, WakeProxy } from './wake-proxy.ts';
+
+export interface SessionTrafficOptions {
+  engine: Engine;
+  config: ConfigStore;
+  clock: Clock;
+  /** The access-log stream of an app; null when the Clever Cloud port has none. */
+  accessLogs: AccessLogSource | null;
+  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
+  expectedWakeMs: (appId: string) => number | null;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface WakeProxyStatus {
+  /** Where it listens, when it runs. */
+  url: string | null;
+  /** Why it does not run although a route has host names (its port is taken...). */
+  problem: string | null;
+}
+
+export class SessionTraffic {
+  readonly stats = new TrafficStats();
+  private readonly options: SessionTrafficOptions;
+  private readonly follower: AccessLogFollower | null;
+  private proxy: { instance: WakeProxy; key: string; url: string } | null = null;
+  private problem: string | null = null;
+  private syncing: Promise<void> = Promise.resolve();
+  private offConfig: (() => void) | null = null;
+  private closed = false;
+  private proxyListeners = new Set<() => void>();
+
+  constructor(options: SessionTrafficOptions) {
+    this.options = options;
+    this.follower = options.accessLogs
+      ? new AccessLogFollower({
+          engine: options.engine,
+          source: options.accessLogs,
+          clock: options.clock,
+          stats: this.stats,
+          ...(options.log ? { log: options.log } : {}),
+        })
+      : null;
+  }
+
+  start(): Promise<void> {
+    this.follower?.start();
+    this.offConfig = this.options.config.onChange(() => void this.syncProxy());
+    return this.syncProxy();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.offConfig?.();
+    await this.syncing;
+    await this.follower?.stop();
+    await this.proxy?.instance.close();
+    this.proxy = null;
+  }
+
+  /** Hear when the wake proxy starts, stops, moves or fails. */
+  onProxyChange(listener: () => void): () => void {
+    this.proxyListeners.add(listener);
+    return () => this.proxyListeners.delete(listener);
+  }
+
+  proxyStatus(): WakeProxyStatus {
+    return { url: this.proxy?.url ?? null, problem: this.problem };
+  }
+
+  appTraffic(appId: string): AppTraffic & { accessLog: { connected: boolean; events: number } | null } {
+    const status = this.follower?.status(appId) ?? null;
+    return {
+      ...this.stats.get(appId),
+      accessLog: status ? { connected: status.connected, events: status.events } : null,
+    };
+  }
+
+  /** Start, move or stop the wake proxy to match the routes and settings; one change at a time. */
+  syncProxy(): Promise<void> {
+    const before = JSON.stringify(this.proxyStatus());
+    const run = this.syncing.then(async () => {
+      const { config } = this.options;
+      const wanted = !this.closed && config.routes().some((r) => r.enabled && r.hosts.length > 0);
+      const { wakeProxyPort: port, wakeProxyAddress: address } = config.settings();
+      const key = `${address}:${port}`;
+      if (this.proxy && (!wanted || this.proxy.key !== key)) {
+        await this.proxy.instance.close();
+        this.proxy = null;
+      }
+      if (!wanted) {
+        this.problem = null;
+        return;
+      }
+      if (this.proxy) return;
+      const instance = new WakeProxy({
+        engine: this.options.engine,
+        routes: () => config.routes(),
+        holdDeadlineMs: () => config.settings().holdDeadlineMs,
+        clock: this.options.clock,
+        stats: this.stats,
+        upstream: this.options.upstream,
+        expectedWakeMs: this.options.expectedWakeMs,
+        ...(this.options.log ? { log: this.options.log } : {}),
+      });
+      try {
+        const bound = await instance.listen(port, address);
+        const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+        this.proxy = { instance, key, url: `http://${host}:${bound.port}` };
+        this.problem = null;
+      } catch (error) {
+        await instance.close();
+        this.problem = `the wake proxy cannot listen on ${address}:${port}: ${error instanceof Error ? error.message : error}`;
+        this.options.log?.('error', this.problem);
+      }
+    });
+    this.syncing = run
+      .then(() => {
+        if (JSON.stringify(this.proxyStatus()) !== before) for (const l of this.proxyListeners) l();
+      })
+      .catch(() => undefined);
+    return run;
+  }
+}
+
+/** The median of a list of durations, or null. */
+export function median(values: readonly number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
