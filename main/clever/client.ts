@@ -23,6 +23,7 @@ import {
   type CleverOwner,
 } from '../engine/ports.ts';
 import { authorizationHeader, type Credentials, redact } from './credentials.ts';
+import { type CleverEvent, eventSocket } from './events.ts';
 import {
   type ApplicationJson,
   applicationSchema,
@@ -233,6 +234,21 @@ export class CleverClient implements CleverCloudPort {
     }
     if (!response?.body) throw new CleverCallError('invalid-response', 'the access-log stream has no body');
     yield* readSse(response.body, options.signal);
+  }
+
+  /** The event socket takes an OAuth authorization: not available with an API token. */
+  get hasEventSocket(): boolean {
+    return this.credentials.kind === 'oauth1';
+  }
+
+  /**
+   * The platform's events (deployments beginning and ending...), for OAuth credentials (the socket's
+   * authorization is an OAuth header); nothing for an API token. Ends when the socket closes.
+   */
+  events(options: { signal?: AbortSignal } = {}): AsyncGenerator<CleverEvent> | null {
+    if (!this.hasEventSocket) return null;
+    const url = `${this.apiHost.replace(/^http/, 'ws')}/v2/events/event-socket`;
+    return eventSocket(url, authorizationHeader(this.credentials), options);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------

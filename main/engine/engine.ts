@@ -315,6 +315,14 @@ export class Engine {
     await this.exclusive(appId, () => this.release(record, releaseDecision(record), 'operator'));
   }
 
+  /**
+   * Something happened to an app on Clever Cloud (an event of the platform's event socket): read it
+   * and decide now, without waiting for a pace.
+   */
+  nudge(appId: string): void {
+    if (this.running && this.records.has(appId)) void this.evaluate(appId);
+  }
+
   /** Read every app now (after the machine wakes from sleep, or when asked). */
   async reconcileNow(): Promise<void> {
     await this.runSweep();

@@ -22,6 +22,7 @@ import { Datastore } from '../store/datastore.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { median, SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
+import { EventFollower, type EventSource } from './event-follower.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -69,10 +70,13 @@ export interface SessionOptions {
 
 /** The access-log stream of a port that has one (the real client does). */
 function accessLogsOf(clever: CleverCloudPort): AccessLogSource | null {
-  const client = clever as Partial<Pick<CleverClient, 'accessLogs'>>;
-  return typeof client.accessLogs === 'function'
-    ? (owner, app, o) => client.accessLogs!(owner, app, o)
-    : null;
+  return clever instanceof CleverClient ? (owner, app, o) => clever.accessLogs(owner, app, o) : null;
+}
+
+/** The event socket of a port that has one (the real client, with OAuth credentials). */
+function eventsOf(clever: CleverCloudPort): EventSource | null {
+  if (!(clever instanceof CleverClient) || !clever.hasEventSocket) return null;
+  return (signal) => clever.events({ signal }) ?? [];
 }
 
 interface Parts {
@@ -106,8 +110,11 @@ async function open(parts: Parts): Promise<Session> {
     expectedWakeMs: (appId) => median(store.transitionDurations(appId, 'start', 20)),
     ...(log ? { log } : {}),
   });
+  const socket = eventsOf(clever);
+  const follower = socket ? new EventFollower({ engine, source: socket, ...(log ? { log } : {}) }) : null;
   engine.start();
   await traffic.start();
+  follower?.start();
   // The dashboard's first look shows names and states read from Clever Cloud, unless it is slow.
   if (parts.waitFirstSweep) await Promise.race([engine.firstSweep, new Promise((r) => setTimeout(r, 5000))]);
   return {
@@ -123,6 +130,7 @@ async function open(parts: Parts): Promise<Session> {
     problem: parts.problem,
     async close() {
       offConfig();
+      await follower?.stop();
       await traffic.close();
       await engine.stop();
       await parts.onClose?.();

@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
 import type { CleverState } from '../../shared/domain.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
@@ -304,8 +305,9 @@ export async function startSimulatorServer(options: {
     }
     if (fault?.kind === 'drop-after') ctx.dropAnswer = true;
 
-    if (!authorised(req, credentials))
+    if (!authorised(req.headers.authorization ?? '', credentials)) {
       return fail(ctx, 401, 401, 'Not authorized: missing or invalid credentials');
+    }
 
     for (const route of routes) {
       if (route.method !== req.method) continue;
@@ -332,6 +334,7 @@ export async function startSimulatorServer(options: {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  const events = serveEventSocket(server, cloud, credentials);
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
@@ -354,6 +357,7 @@ export async function startSimulatorServer(options: {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        events.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
@@ -396,6 +400,63 @@ function serveApp(
   }
 }
 
+/**
+ * The event socket (wss://…/v2/events/event-socket): the client opens it, sends
+ * {"message_type":"oauth","authorization":"<OAuth header>"}, gets {"message_type":"socket_ready"},
+ * then heartbeats to answer and the platform's events ({event, date, data: "<JSON string>"}). A bad
+ * authorization gets {type:"error", id:2001} and the socket closes.
+ */
+function serveEventSocket(server: Server, cloud: SimulatedCloud, credentials: SimCredentials) {
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://simulator.invalid').pathname !== '/v2/events/event-socket') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      let off: (() => void) | null = null;
+      let heartbeat: ReturnType<typeof setInterval> | null = null;
+      ws.once('message', (raw) => {
+        let auth: { message_type?: string; authorization?: string } = {};
+        try {
+          auth = JSON.parse(String(raw));
+        } catch {
+          // not JSON: refused below
+        }
+        if (auth.message_type !== 'oauth' || !authorised(auth.authorization ?? '', credentials)) {
+          ws.send(JSON.stringify({ type: 'error', id: 2001, message: 'authentication failed' }));
+          ws.close();
+          return;
+        }
+        ws.send(JSON.stringify({ message_type: 'socket_ready' }));
+        off = cloud.onEvent((e) => {
+          const message = {
+            event: e.event,
+            date: new Date(e.date).toISOString(),
+            data: JSON.stringify(e.data),
+          };
+          ws.send(JSON.stringify(message));
+        });
+        heartbeat = setInterval(() => {
+          ws.send(
+            JSON.stringify({ type: 'heartbeat', heartbeat_msg: 'ping', heartbeat_delay_ms: HEARTBEAT_MS }),
+          );
+        }, HEARTBEAT_MS);
+      });
+      ws.on('close', () => {
+        off?.();
+        if (heartbeat) clearInterval(heartbeat);
+      });
+    });
+  });
+  return {
+    close: () => {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
 /** "GET /v2/organisations/orga_x/applications/app_y" -> "/v2/organisations/:XXX/applications/:XXX". */
 export function normalize(path: string): string {
   return path.replace(/\/(organisations|applications|deployments)\/[^/]+/g, '/$1/:XXX');
@@ -426,8 +487,7 @@ function same(a: string, b: string): boolean {
 }
 
 /** OAuth1 PLAINTEXT (signature = consumer secret & token secret, URL-encoded) or Bearer. */
-export function authorised(req: IncomingMessage, credentials: SimCredentials): boolean {
-  const header = req.headers.authorization ?? '';
+export function authorised(header: string, credentials: SimCredentials): boolean {
   if (header.startsWith('Bearer ')) {
     const token = header.slice(7).trim();
     return (credentials.apiTokens ?? []).some((t) => same(t, token));
