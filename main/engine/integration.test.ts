@@ -149,9 +149,12 @@ describe('waking up, through the wire', () => {
     const app = await asleep('lost-answer');
     h.sim.faults.push({ kind: 'drop-after', count: 1, match: 'POST' });
     await h.engine.wake(app.id, 'dashboard');
-    expect(h.engine.get(app.id)!.pendingCall).toBe('start');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     expect(h.sim.calls.get('POST /v2/organisations/:XXX/applications/:XXX/instances')).toBe(1);
+    const failed = h.store.historyOf(app.id).filter((e) => e.kind === 'call-failed');
+    expect(failed.map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^start failed: Clever Cloud could not be reached/),
+    ]);
   });
 });
 
