@@ -12,6 +12,7 @@ describe('the serve command line', () => {
       dataDir: '/tmp/reaper-data',
       apiUrl: null,
       timeScale: 1,
+      timeOrigin: null,
     });
   });
 
@@ -26,7 +27,13 @@ describe('the serve command line', () => {
 
   it('names the flag that is wrong', () => {
     expect(() => parseCli(['--port', 'eighty'])).toThrow(/^--port: /);
-    expect(() => parseCli(['--time-scale', '10'])).toThrow('--time-scale: only with --demo');
+    expect(() => parseCli(['--time-origin', '1767600000000'])).toThrow(
+      '--time-origin: only with --time-scale',
+    );
+    expect(parseCli(['--time-scale', '10', '--time-origin', '1767600000000'])).toMatchObject({
+      timeScale: 10,
+      timeOrigin: 1767600000000,
+    });
     expect(() => parseCli(['--demo', '--scenario', 'nope'])).toThrow(/^--scenario: 'nope' is not one of/);
     expect(() => parseCli(['--api-url', 'ftp://x'])).toThrow(/^--api-url: /);
     expect(() => parseCli(['--nope'])).toThrow();

@@ -18,7 +18,9 @@ const USAGE = `Usage: npm run serve -- [options]
 
   --demo              run the embedded simulator instead of a Clever Cloud account
   --scenario NAME     the demo's scenario: ${Object.keys(SCENARIOS).join(', ')} (default: demo)
-  --time-scale N      demo only: time runs N times faster (default: 1)
+  --time-scale N      time runs N times faster (default: 1): demos, and tests against a
+                      simulator (npm run simulator -- --time-scale N) sharing --time-origin
+  --time-origin MS    the instant (epoch ms) both clocks count from, so that processes agree
   --port N            port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDR         address to listen on (default: 127.0.0.1, loopback only)
   --data-dir DIR      where the token, routes, settings and history live
@@ -38,7 +40,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export type CliOptions = Pick<
   HeadlessOptions,
-  'demo' | 'scenario' | 'host' | 'port' | 'dataDir' | 'apiUrl' | 'timeScale'
+  'demo' | 'scenario' | 'host' | 'port' | 'dataDir' | 'apiUrl' | 'timeScale' | 'timeOrigin'
 >;
 
 /** The options of a command line, or a message saying what is wrong with it. */
@@ -51,6 +53,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       demo: { type: 'boolean', default: false },
       scenario: { type: 'string' },
       'time-scale': { type: 'string' },
+      'time-origin': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string' },
@@ -67,7 +70,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (!Number.isFinite(timeScale) || timeScale <= 0 || timeScale > 1000) {
     throw new Error(`--time-scale: '${values['time-scale']}' is not a number from 0 to 1000`);
   }
-  if (timeScale !== 1 && !values.demo) throw new Error('--time-scale: only with --demo');
+  const timeOrigin = values['time-origin'] === undefined ? null : Number(values['time-origin']);
+  if (timeOrigin !== null && !(Number.isInteger(timeOrigin) && timeOrigin > 0)) {
+    throw new Error(`--time-origin: '${values['time-origin']}' is not a time in epoch milliseconds`);
+  }
+  if (timeOrigin !== null && timeScale === 1) throw new Error('--time-origin: only with --time-scale');
   const scenario = values.scenario ?? 'demo';
   if (!isScenarioName(scenario)) {
     throw new Error(`--scenario: '${scenario}' is not one of ${Object.keys(SCENARIOS).join(', ')}`);
@@ -89,6 +96,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(env),
     apiUrl,
     timeScale,
+    timeOrigin,
   };
 }
 

@@ -19,8 +19,10 @@ export interface RuntimeOptions {
   /** Run the embedded simulator's scenario instead of a Clever Cloud account. */
   demo: boolean;
   scenario: ScenarioName;
-  /** Demo only: the clock runs this many times faster than real time. */
+  /** The clock runs this many times faster than real time (demos; tests against a simulator). */
   timeScale: number;
+  /** The instant a scaled clock counts from: processes given the same one agree on the time. */
+  timeOrigin?: number | null;
   dataDir: string;
   /** --api-url: another Clever Cloud API base URL (a simulator, a proxy). */
   apiUrl: string | null;
@@ -44,11 +46,13 @@ export interface RuntimeOptions {
 export async function startRuntime(options: RuntimeOptions): Promise<ReaperService> {
   const env = options.env ?? process.env;
   const log = options.log;
-  const demoClock =
-    options.demoClock ?? (options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale));
+  const origin = options.timeOrigin ? { real: options.timeOrigin, fake: options.timeOrigin } : undefined;
+  const scaled = options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale, origin);
+  const demoClock = options.demoClock ?? scaled;
+  const accountClock = options.accountClock ?? (options.timeScale === 1 ? undefined : scaled);
   const sessions = createSessionFactory({
     demoClock,
-    ...(options.accountClock ? { accountClock: options.accountClock } : {}),
+    ...(accountClock ? { accountClock } : {}),
     timeScale: options.timeScale,
     scenario: options.scenario,
     accountBackend:

@@ -11,7 +11,7 @@
 
 import { CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
-import { ScaledClock, systemClock } from '../engine/clocks.ts';
+import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
@@ -201,7 +201,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         store,
         clever,
         problem,
-        waitFirstSweep: !options.accountClock,
+        waitFirstSweep: !(clock instanceof ManualClock),
         ...(log ? { log } : {}),
       });
     },

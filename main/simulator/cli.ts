@@ -14,13 +14,14 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     scenario: { type: 'string', default: 'demo' },
     'time-scale': { type: 'string', default: '1' },
+    'time-origin': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
   console.log(
-    'usage: npm run simulator -- [--port N] [--host 127.0.0.1] [--scenario demo|empty] [--time-scale N]',
+    'usage: npm run simulator -- [--port N] [--host 127.0.0.1] [--scenario demo|empty] [--time-scale N] [--time-origin MS]',
   );
   process.exit(0);
 }
@@ -32,7 +33,11 @@ if (!(scale > 0 && scale <= 10_000))
   fail(`--time-scale: '${values['time-scale']}' is not a number from 0 to 10000`);
 if (values.scenario !== 'demo' && values.scenario !== 'empty') fail(`--scenario: use demo or empty`);
 
-const clock = scale === 1 ? systemClock : new ScaledClock(scale);
+const origin = values['time-origin'] === undefined ? undefined : Number(values['time-origin']);
+if (origin !== undefined && !(Number.isInteger(origin) && origin > 0))
+  fail('--time-origin: a time in epoch ms');
+const clock =
+  scale === 1 ? systemClock : new ScaledClock(scale, origin ? { real: origin, fake: origin } : undefined);
 const cloud = values.scenario === 'demo' ? buildDemoScenario(clock).cloud : new SimulatedCloud(clock);
 const server = await startSimulatorServer({ cloud, port, host: values.host });
 const o = DEMO_CREDENTIALS.oauth;
