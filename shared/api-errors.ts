@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'invalid-input',
   'not-found',
   'unauthorized',
+  'forbidden',
   'conflict',
   'timeout',
   'unavailable',
@@ -24,6 +25,7 @@ export interface ErrorBody {
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   'invalid-input': 400,
   unauthorized: 401,
+  forbidden: 403,
   'not-found': 404,
   conflict: 409,
   internal: 500,

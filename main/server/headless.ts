@@ -49,6 +49,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       port: options.port,
       staticDir: options.staticDir === undefined ? defaultStaticDir() : options.staticDir,
       ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+      allowedHosts: (env.REAPER_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
       ...(options.log ? { log: options.log } : {}),
     });
   } catch (error) {

@@ -31,6 +31,8 @@ export interface HttpServerOptions {
   staticDir: string | null;
   /** Real time between two heartbeats of the event stream. */
   heartbeatMs?: number;
+  /** Host names it answers to besides its own address (REAPER_ALLOWED_HOSTS), when not on loopback. */
+  allowedHosts?: string[];
   log?: Log;
 }
 
@@ -65,6 +67,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = refuseForeign(req, options.host, options.allowedHosts ?? []);
+    if (refused) {
+      sendError(res, { error: { code: 'forbidden', message: refused } });
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
@@ -211,6 +218,45 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
 }
 
 const INVALID = Symbol('invalid body');
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isLoopback(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Why a request must be refused, or null. The Host must be an address of this server (a page of
+ * another site whose name was re-pointed at 127.0.0.1, DNS rebinding, is refused); an Origin, when a
+ * browser sends one, must be this server's own (no cross-site request; no CORS header is ever sent).
+ */
+export function refuseForeign(
+  req: IncomingMessage,
+  boundHost: string,
+  allowedHosts: readonly string[],
+): string | null {
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const ownAddress =
+    host === boundHost.toLowerCase() || (boundHost.includes(':') && host === `[${boundHost}]`);
+  const acceptable =
+    ownAddress ||
+    isLoopback(host) ||
+    (!isLoopback(boundHost) &&
+      (boundHost === '0.0.0.0' || boundHost === '::' || allowedHosts.includes(host)));
+  if (!host || !acceptable) {
+    return `this server only answers to its own address, not '${host.slice(0, 100)}' (set REAPER_ALLOWED_HOSTS to add a name)`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    const originHost = URL.canParse(origin) ? new URL(origin).host.toLowerCase() : '';
+    if (originHost !== (req.headers.host ?? '').toLowerCase()) {
+      return `cross-site requests are refused (Origin ${origin.slice(0, 100)})`;
+    }
+  } else if (origin === 'null') {
+    return 'requests from an opaque origin are refused';
+  }
+  return null;
+}
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);

@@ -41,7 +41,7 @@ export const DEMO_CREDENTIALS: Required<SimCredentials> = {
 
 /** An API fault, applied to the next `count` matching calls (Infinity for an outage). */
 export type Fault = (
-  | { kind: 'status'; status: number; retryAfterSec?: number }
+  | { kind: 'status'; status: number; retryAfterSec?: number; message?: string }
   | { kind: 'delay'; ms: number }
   /** The connection is dropped before the call is carried out. */
   | { kind: 'drop' }
@@ -301,7 +301,8 @@ export async function startSimulatorServer(options: {
       const headers: Record<string, string> = fault.retryAfterSec
         ? { 'retry-after': String(fault.retryAfterSec) }
         : {};
-      return send(ctx, fault.status, message(fault.status, httpText(fault.status), 'error'), headers);
+      const text = fault.message ?? httpText(fault.status);
+      return send(ctx, fault.status, message(fault.status, text, 'error'), headers);
     }
     if (fault?.kind === 'drop-after') ctx.dropAnswer = true;
 
