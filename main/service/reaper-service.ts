@@ -31,6 +31,7 @@ import { sleepDueAt } from '../engine/decide.ts';
 import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
 import type { CredentialsManager } from './credentials.ts';
+import { RIVAL_WINDOW_MS, RivalDetector } from './rival-detector.ts';
 import type { Log, Session, SessionFactory } from './session.ts';
 
 export interface ReaperServiceDeps {
@@ -58,6 +59,8 @@ export class ReaperService {
   /** The sequence number of the last event emitted. */
   private seq = 0;
   private closed = false;
+  /** Signs of another engine acting on the same apps (outside stops and starts, repeated). */
+  private rivals = new RivalDetector();
 
   constructor(deps: ReaperServiceDeps) {
     this.deps = deps;
@@ -315,9 +318,12 @@ export class ReaperService {
       version: this.deps.version,
       wakeProxy: { url: s?.traffic.proxyStatus().url ?? null },
       problems: s
-        ? [s.problem, s.engine.storage, s.traffic.proxyStatus().problem].filter(
-            (p): p is string => p !== null,
-          )
+        ? [
+            s.problem,
+            s.engine.storage,
+            s.traffic.proxyStatus().problem,
+            this.rivals.problem(s.clock.now(), (id) => s.engine.get(id)?.name ?? id),
+          ].filter((p): p is string => p !== null)
         : [],
     };
   }
@@ -438,14 +444,28 @@ export class ReaperService {
   }
 
   private wire(s: Session): void {
+    this.rivals = new RivalDetector();
+    for (const entry of s.store.historySince(s.clock.now() - RIVAL_WINDOW_MS)) this.rivals.note(entry);
     this.unwire.push(
       s.engine.on((e) => {
         switch (e.type) {
           case 'app':
             this.emit({ type: 'app', app: this.view(s, e.record) });
             break;
+          case 'history': {
+            this.emit(e);
+            const before = this.rivals.suspects(s.clock.now()).length;
+            this.rivals.note(e.entry);
+            if (this.rivals.suspects(s.clock.now()).length !== before) {
+              this.deps.log?.(
+                'warn',
+                this.rivals.problem(s.clock.now(), (id) => s.engine.get(id)?.name ?? id) ?? '',
+              );
+              this.pushStatus();
+            }
+            break;
+          }
           case 'removed':
-          case 'history':
           case 'alert':
           case 'owner-unreachable':
             this.emit(e);

@@ -145,6 +145,16 @@ export class Datastore implements EngineStore {
     return rows.map(toHistoryEntry);
   }
 
+  /** Every history entry since `at` (oldest first), to rebuild what is computed from recent history. */
+  historySince(at: number): HistoryEntry[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, app_id, at, kind, from_state, to_state, actor, reason FROM history WHERE at >= ? ORDER BY at, id',
+      )
+      .all(at);
+    return rows.map(toHistoryEntry);
+  }
+
   /**
    * How long this app's last starts (WaitingForUp -> Up) or stops (WaitingForShutdown -> Down) took,
    * newest first, in ms.
