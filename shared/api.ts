@@ -158,6 +158,11 @@ export interface ReaperStatus {
   scenario: string | null;
   credentials: CredentialsStatus;
   version: string;
+  /**
+   * Warnings of the shell that stay until they are dealt with (e.g. a settings file that could not
+   * be read and was set aside); absent when there are none.
+   */
+  notices?: string[];
 }
 
 export interface Snapshot {
@@ -237,7 +242,9 @@ export type ReaperEvent =
   | { type: 'session'; status: ReaperStatus }
   | { type: 'owner-unreachable'; ownerId: string; message: string }
   /** A heartbeat with the engine's clock. */
-  | { type: 'clock'; now: number; timeScale: number };
+  | { type: 'clock'; now: number; timeScale: number }
+  /** The desktop shell asks the dashboard to show an app (a notification or a link was clicked). */
+  | { type: 'show-app'; appId: string };
 
 /**
  * Hears an event with its sequence number (increasing by one per event of the service). With the

@@ -40,6 +40,8 @@ export interface ReaperServiceDeps {
   initial: 'demo' | 'account';
   version: string;
   log?: Log;
+  /** Warnings of the shell for the dashboard (ReaperStatus.notices), read at each status. */
+  notices?: () => string[];
 }
 
 type Handlers = { [K in CallName]: (input: ParsedInput<K>) => Promise<CallOutputs[K]> };
@@ -304,6 +306,7 @@ export class ReaperService {
 
   private async status(): Promise<ReaperStatus> {
     const s = this.session;
+    const notices = this.deps.notices?.() ?? [];
     return {
       now: s ? s.clock.now() : Date.now(),
       timeScale: s ? s.timeScale : 1,
@@ -311,6 +314,7 @@ export class ReaperService {
       scenario: s?.scenario ?? null,
       credentials: await this.deps.credentials.status(),
       version: this.deps.version,
+      ...(notices.length ? { notices } : {}),
     };
   }
 

@@ -148,11 +148,17 @@ function Banners() {
   const setSwitch = useDashboard((s) => s.setSwitch);
   const connection = useDashboard((s) => s.connection);
   const unreachable = useDashboard((s) => s.unreachable);
+  const notices = useDashboard((s) => s.status?.notices);
   const apps = useDashboard((s) => s.apps);
   const ownerName = (ownerId: string) =>
     Object.values(apps).find((a) => a.ownerId === ownerId)?.ownerName ?? ownerId;
   return (
     <div className="banners">
+      {notices?.map((notice) => (
+        <div key={notice} className="banner warn" role="alert">
+          {notice}
+        </div>
+      ))}
       {settings?.killSwitch && (
         <div className="banner danger" role="status">
           <strong>Kill switch on:</strong> no app is put to sleep. Wakes still happen.
