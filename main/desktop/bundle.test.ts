@@ -5,7 +5,7 @@
  * in, the paths from main/ to the page and the preload, the sandboxed preload's requires.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,14 +16,35 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'out', 'desktop');
 
+/** The newest modification under a path (tests and node_modules aside). */
+function newest(path: string): number {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let latest = info.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || /\.test\.tsx?$/.test(entry)) continue;
+    latest = Math.max(latest, newest(join(path, entry)));
+  }
+  return latest;
+}
+
+function isStale(): boolean {
+  const built = [join(out, 'main', 'index.js'), join(out, 'preload', 'index.cjs'), join(out, 'package.json')];
+  if (!built.every(existsSync)) return true;
+  const sources = ['main', 'shared', 'renderer', 'electron.vite.config.ts', 'vite.config.ts', 'package.json'];
+  const oldestBuilt = Math.min(...built.map((f) => statSync(f).mtimeMs));
+  return Math.max(...sources.map((p) => newest(join(root, p)))) > oldestBuilt;
+}
+
 describe('the desktop build', () => {
+  // `npm run test:unit` builds first, alone (a build beside the timing-sensitive engine tests would
+  // slow them down on a small machine); run directly, this builds when the build is missing or stale.
   beforeAll(async () => {
+    if (!isStale()) return;
     await run(
       process.execPath,
       [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
-      {
-        cwd: root,
-      },
+      { cwd: root },
     );
   }, 120_000);
 
