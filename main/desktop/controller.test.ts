@@ -189,6 +189,14 @@ describe('notifications', () => {
     expect(shown.filter((n) => n.title === 'Clever Reaper is still running')).toHaveLength(1);
     expect(prefs.trayHintShown).toBe(true);
   });
+
+  it('do not tell it when the window closes because the app quits', async () => {
+    await start();
+    controller.stop();
+    controller.windowClosed();
+    expect(shown.filter((n) => n.title === 'Clever Reaper is still running')).toEqual([]);
+    expect(prefs.trayHintShown).toBe(false);
+  });
 });
 
 describe('clever-reaper:// links', () => {

@@ -64,6 +64,8 @@ export class DesktopController {
   /** While a snapshot is on its way: the events heard, to apply those it does not include. */
   private sinceSnapshot: { event: ReaperEvent; seq: number }[] | null = null;
   private snapshots = 0;
+  /** Quitting: the window closing now is not the operator leaving the reaper in the tray. */
+  private stopped = false;
   /** Notices already announced (each once per run). */
   private readonly noticed = new Set<string>();
 
@@ -84,6 +86,7 @@ export class DesktopController {
   }
 
   stop(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.notifier.dispose();
@@ -186,7 +189,7 @@ export class DesktopController {
 
   /** The window was closed: the reaper keeps running; say so the first time. */
   windowClosed(): void {
-    if (this.deps.prefs.get().trayHintShown) return;
+    if (this.stopped || this.deps.prefs.get().trayHintShown) return;
     this.deps.prefs.update({ trayHintShown: true });
     this.deps.notifications.show({
       title: 'Clever Reaper is still running',
