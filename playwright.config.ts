@@ -2,6 +2,7 @@
  * End-to-end tests of the web dashboard: Debian Chromium against `npm run serve` on the embedded
  * simulator (the real engine, real HTTP and server-sent events). Each test starts its own server on
  * a free port with its own data directory (see e2e/fixtures.ts), so tests never share state.
+ * The `electron` project runs the same specs on the desktop app (REAPER_E2E_SHELL=electron).
  *
  * Never `playwright install`: the browser is the system's Chromium (CHROMIUM_PATH to use another).
  */
@@ -36,5 +37,10 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'web' }],
+  projects: [
+    { name: 'web' },
+    // The same specs on the desktop app (e2e/desktop-app.ts): `npm run e2e:electron` builds it and
+    // runs this project under xvfb; without an Electron binary every test is skipped, saying why.
+    { name: 'electron', timeout: 120_000 },
+  ],
 });

@@ -6,7 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /** `vite dev` injects inline scripts (React refresh): the page's CSP is for the build only. */
-const cspInBuildOnly: Plugin = {
+export const cspInBuildOnly: Plugin = {
   name: 'csp-in-build-only',
   apply: 'serve',
   transformIndexHtml: (html) => html.replace(/\s*<meta\s+http-equiv="Content-Security-Policy"[^>]*>/s, ''),

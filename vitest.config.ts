@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -8,10 +9,21 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // The desktop shell's tests run its main process on a fake of `electron` (the binary cannot
+        // be had here); electron-store is inlined so that its own `import 'electron'` gets the fake.
+        resolve: {
+          alias: [
+            {
+              find: /^electron$/,
+              replacement: fileURLToPath(new URL('./main/desktop/testing/fake-electron.ts', import.meta.url)),
+            },
+          ],
+        },
         test: {
           name: 'node',
           include: ['main/**/*.test.ts', 'shared/**/*.test.ts'],
           environment: 'node',
+          server: { deps: { inline: ['electron-store'] } },
         },
       },
       {

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { type Desktop, launchDesktop } from './desktop-app.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -73,43 +74,62 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export const test = base.extend<{ reaper: Reaper } & ReaperOptions>({
+/** The admin API of a running reaper (the headless server, or the desktop app with --admin-port). */
+function adminClient(url: string, token: string): Pick<Reaper, 'api' | 'appId' | 'now'> {
+  const api: Reaper['api'] = async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    api,
+    async appId(name) {
+      const { body } = await api<{ name: string; appId: string }[]>('GET', '/api/apps');
+      const app = body.find((a) => a.name === name);
+      if (!app) throw new Error(`no app ${name}`);
+      return app.appId;
+    },
+    async now() {
+      return (await api<{ now: number }>('GET', '/api/status')).body.now;
+    },
+  };
+}
+
+/**
+ * Which shell the specs drive: the web dashboard of the headless server (the `web` project), or
+ * the desktop app (the `electron` project, run by `npm run e2e:electron`, which sets this).
+ */
+export const SHELL: 'web' | 'electron' = process.env.REAPER_E2E_SHELL === 'electron' ? 'electron' : 'web';
+
+function skipOtherShell(testInfo: TestInfo): void {
+  if (testInfo.project.name === SHELL) return;
+  testInfo.skip(
+    true,
+    SHELL === 'web'
+      ? 'the electron project runs through `npm run e2e:electron` (under xvfb where there is no display)'
+      : 'REAPER_E2E_SHELL=electron: only the electron project runs',
+  );
+}
+
+const webTest = base.extend<{ reaper: Reaper } & ReaperOptions>({
   scenario: ['e2e', { option: true }],
   timeScale: [20, { option: true }],
   reaper: async ({ scenario, timeScale }, use, testInfo) => {
+    skipOtherShell(testInfo);
     const dataDir = mkdtempSync(join(tmpdir(), 'reaper-e2e-'));
     const args = ['--port', '0', '--data-dir', dataDir];
     if (scenario) args.push('--demo', '--scenario', scenario, '--time-scale', String(timeScale));
     const { child, dashboardUrl, log } = await startServer(args);
     const url = new URL(dashboardUrl).origin;
     const token = decodeURIComponent(new URL(dashboardUrl).hash.replace(/^#token=/, ''));
-    const api: Reaper['api'] = async (method, path, body) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
-    const reaper: Reaper = {
-      url,
-      dashboardUrl,
-      token,
-      api,
-      async appId(name) {
-        const { body } = await api<{ name: string; appId: string }[]>('GET', '/api/apps');
-        const app = body.find((a) => a.name === name);
-        if (!app) throw new Error(`no app ${name}`);
-        return app.appId;
-      },
-      async now() {
-        return (await api<{ now: number }>('GET', '/api/status')).body.now;
-      },
-    };
+    const reaper: Reaper = { url, dashboardUrl, token, ...adminClient(url, token) };
     try {
       await use(reaper);
     } finally {
@@ -121,6 +141,24 @@ export const test = base.extend<{ reaper: Reaper } & ReaperOptions>({
     }
   },
 });
+
+/** The same fixtures on the desktop app: `page` is its window (no browser is launched). */
+const desktopTest = webTest.extend<{ desktop: Desktop }>({
+  desktop: async ({ scenario, timeScale }, use, testInfo) => {
+    skipOtherShell(testInfo);
+    const { desktop, close } = await launchDesktop({ scenario, timeScale }, testInfo, adminClient);
+    try {
+      await use(desktop);
+    } finally {
+      await close();
+    }
+  },
+  reaper: async ({ desktop }, use) => use(desktop.reaper),
+  page: async ({ desktop }, use) => use(desktop.page),
+});
+
+// The specs use the web fixtures' names only; the desktop's `desktop` stays internal.
+export const test = (SHELL === 'electron' ? desktopTest : webTest) as typeof webTest;
 
 export { expect };
 

@@ -1,5 +1,5 @@
 /** A thousand apps, and the first run of a server with no account. */
-import { appRow, badge, expect, test } from './fixtures.ts';
+import { appRow, badge, expect, SHELL, test } from './fixtures.ts';
 
 test.describe('a thousand apps', () => {
   test.use({ scenario: 'fleet', timeScale: 5 });
@@ -15,7 +15,9 @@ test.describe('a thousand apps', () => {
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
 
-    await page.screenshot({ path: 'e2e/screenshots/fleet-1280x800-light.png' });
+    await page.screenshot({
+      path: `e2e/screenshots/${SHELL === 'electron' ? 'desktop/' : ''}fleet-1280x800-light.png`,
+    });
     await page.keyboard.press('/');
     await page.keyboard.type('web-0992');
     await expect(table.locator('tbody tr[data-app]')).toHaveCount(1);
@@ -47,6 +49,7 @@ test.describe('a server with no Clever Cloud account', () => {
   });
 
   test('asks for the admin token when the page is opened without it', async ({ page, reaper }) => {
+    test.skip(SHELL === 'electron', 'the desktop app has no admin token: its window is the dashboard');
     await page.goto(reaper.url);
     await page.getByLabel('Admin token').fill('not-the-token');
     await page.getByRole('button', { name: 'Open the dashboard' }).click();

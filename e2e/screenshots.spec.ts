@@ -5,7 +5,7 @@
  * horizontal scroll of the page.
  */
 import type { Page } from '@playwright/test';
-import { appRow, badge, expect, openDetails, test } from './fixtures.ts';
+import { appRow, badge, expect, openDetails, SHELL, test } from './fixtures.ts';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -17,7 +17,8 @@ async function shoot(page: Page, name: string) {
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect(overflow, `${name}: the page scrolls sideways`).toBeLessThanOrEqual(0);
   const { width } = page.viewportSize()!;
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, animations: 'disabled' });
+  const folder = SHELL === 'electron' ? 'e2e/screenshots/desktop' : 'e2e/screenshots';
+  await page.screenshot({ path: `${folder}/${name}.png`, animations: 'disabled' });
   return width;
 }
 

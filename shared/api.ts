@@ -256,7 +256,9 @@ export type ReaperEvent =
   | { type: 'status'; status: ReaperStatus }
   | { type: 'owner-unreachable'; ownerId: string; message: string }
   /** A heartbeat with the engine's clock. */
-  | { type: 'clock'; now: number; timeScale: number };
+  | { type: 'clock'; now: number; timeScale: number }
+  /** The desktop shell asks the dashboard to show an app (a notification or a link was clicked). */
+  | { type: 'show-app'; appId: string };
 
 /**
  * Hears an event with its sequence number (increasing by one per event of the service). With the

@@ -41,6 +41,8 @@ export interface ReaperServiceDeps {
   initial: 'demo' | 'account';
   version: string;
   log?: Log;
+  /** Warnings of the shell (a settings file set aside...), shown with the problems of the status. */
+  notices?: () => string[];
 }
 
 type Handlers = { [K in CallName]: (input: ParsedInput<K>) => Promise<CallOutputs[K]> };
@@ -309,6 +311,7 @@ export class ReaperService {
 
   private async status(): Promise<ReaperStatus> {
     const s = this.session;
+    const notices = this.deps.notices?.() ?? [];
     return {
       now: s ? s.clock.now() : Date.now(),
       timeScale: s ? s.timeScale : 1,
@@ -317,14 +320,17 @@ export class ReaperService {
       credentials: await this.deps.credentials.status(),
       version: this.deps.version,
       wakeProxy: { url: s?.traffic.proxyStatus().url ?? null },
-      problems: s
-        ? [
-            s.problem,
-            s.engine.storage,
-            s.traffic.proxyStatus().problem,
-            this.rivals.problem(s.clock.now(), (id) => s.engine.get(id)?.name ?? id),
-          ].filter((p): p is string => p !== null)
-        : [],
+      problems: [
+        ...notices,
+        ...(s
+          ? [
+              s.problem,
+              s.engine.storage,
+              s.traffic.proxyStatus().problem,
+              this.rivals.problem(s.clock.now(), (id) => s.engine.get(id)?.name ?? id),
+            ].filter((p): p is string => p !== null)
+          : []),
+      ],
     };
   }
 

@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   accountBackend?: () => KeyValueBackend;
   /** Where a pasted token is kept (default: an owner-only file of the data directory). */
   secrets?: SecretStore;
+  /** Warnings of the shell for the dashboard (a settings file set aside, ...). */
+  notices?: () => string[];
   /** Tests: the clock of demo sessions (default: a ScaledClock, or the system clock at scale 1). */
   demoClock?: Clock;
   /** Tests: the clock of account sessions (default: the system clock). */
@@ -81,6 +83,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     initial: options.demo ? 'demo' : 'account',
     version: options.version ?? '0.0.0',
     ...(log ? { log } : {}),
+    ...(options.notices ? { notices: options.notices } : {}),
   });
   await service.start();
   return service;

@@ -3,6 +3,7 @@
  * from the headless server (HTTP + server-sent events). The dashboard knows nothing else.
  */
 import type { ReaperApi } from '../../shared/api.ts';
+import { apiFromBridge, type ReaperBridge } from '../../shared/ipc.ts';
 import { createHttpClient } from './http-client.ts';
 import type { StreamState } from './sse.ts';
 import { takeTokenFromLocation } from './token.ts';
@@ -16,14 +17,14 @@ export interface DashboardApi extends ReaperApi {
 
 declare global {
   interface Window {
-    /** Exposed by the desktop shell's preload: the ReaperApi over IPC. */
-    reaper?: ReaperApi;
+    /** Exposed by the desktop shell's preload: the ReaperApi over IPC, as envelopes (shared/ipc.ts). */
+    reaper?: ReaperBridge;
   }
 }
 
 /** The desktop bridge when there is one; else the HTTP client, once a token is known. */
 export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true } {
-  if (win.reaper) return { api: win.reaper };
+  if (win.reaper) return { api: apiFromBridge(win.reaper) };
   const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
   if (!token) return { needsToken: true };
   return { api: createHttpClient({ baseUrl: '', token }) };

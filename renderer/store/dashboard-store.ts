@@ -137,6 +137,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       };
       let { routes, settings, clock, history, selectedAppId, unreachable, status } = s;
       const toasts: Toast[] = [];
+      let show: string | null = null;
       for (const { event: e, seq } of events) {
         if (seq > 0 && seq <= floor) continue;
         if (seq > 0) floor = seq;
@@ -192,6 +193,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'status':
             status = e.status;
             break;
+          case 'show-app':
+            show = e.appId;
+            break;
         }
       }
       // An unreachable owner is forgotten a minute after it was last reported (a sweep reports it again).
@@ -203,6 +207,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       }
       set({ apps, routes, settings, clock, history, selectedAppId, unreachable, status });
       for (const t of toasts) pushToast(t);
+      // The desktop asked to show an app (a notification or a link was clicked).
+      if (show) {
+        get().setView('apps');
+        get().select(show);
+      }
       if (reload) void get().reload();
     };
 

@@ -1,0 +1,343 @@
+/**
+ * The desktop shell's behaviour, between the service and Electron: the engine's events go to the
+ * window (push channel), the notifications and the tray; the tray's actions, the links and the
+ * OS's resume come back as service calls. Every Electron object is behind a small port, so this is
+ * tested in Node with fakes (index.ts gives the real ones).
+ */
+import type { CallName, CallOutput, ReaperEvent, ReaperListener, SessionMode } from '../../shared/api.ts';
+import { assertNever } from '../../shared/domain.ts';
+import type { EventPipe } from './ipc.ts';
+import type { LoginItem } from './login-item.ts';
+import { type NotificationPort, Notifier } from './notifications.ts';
+import { parseLink } from './protocol.ts';
+import type { DesktopPrefs } from './settings-file.ts';
+import { type TrayAction, type TrayPort, type TrayView, trayMenu } from './tray-menu.ts';
+import { type TrayApp, trayStatus, trayTooltip } from './tray-status.ts';
+
+export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface ServicePort {
+  call<K extends CallName>(name: K, raw: unknown): Promise<CallOutput<K>>;
+  subscribe(listener: ReaperListener): () => void;
+  /** Read every app now (after the OS slept). */
+  reconcile(): Promise<void>;
+}
+
+export interface WindowPort {
+  /** Show the dashboard: create the window if it is closed, raise and focus it. */
+  open(): void;
+}
+
+export interface PrefsPort {
+  get(): DesktopPrefs;
+  update(changes: Partial<DesktopPrefs>): DesktopPrefs;
+}
+
+export interface ControllerDeps {
+  service: ServicePort;
+  window: WindowPort;
+  tray: TrayPort;
+  /** The window's push channel (the engine's events reach it directly; the shell adds "show this app"). */
+  pipe: Pick<EventPipe, 'push'>;
+  notifications: NotificationPort;
+  prefs: PrefsPort;
+  login: LoginItem;
+  /** Quit the app (the shell stops the service cleanly). */
+  quit(): void;
+  log?: Log;
+  /** Real time between an event and the tray's redraw (events come in bursts). */
+  trayDelayMs?: number;
+}
+
+/** The tray is redrawn at most this often by default. */
+export const TRAY_DELAY_MS = 250;
+
+export class DesktopController {
+  private readonly deps: ControllerDeps;
+  private readonly notifier: Notifier;
+  private readonly apps = new Map<string, TrayApp>();
+  private switches: { killSwitch: boolean; dryRun: boolean } | null = null;
+  private mode: SessionMode = 'disconnected';
+  private unsubscribe: (() => void) | null = null;
+  private trayTimer: ReturnType<typeof setTimeout> | null = null;
+  private drawn = '';
+  /** While a snapshot is on its way: the events heard, to apply those it does not include. */
+  private sinceSnapshot: { event: ReaperEvent; seq: number }[] | null = null;
+  private snapshots = 0;
+  /** Quitting: the window closing now is not the operator leaving the reaper in the tray. */
+  private stopped = false;
+  /** Notices already announced (each once per run). */
+  private readonly noticed = new Set<string>();
+
+  constructor(deps: ControllerDeps) {
+    this.deps = deps;
+    this.notifier = new Notifier({
+      port: deps.notifications,
+      showApp: (appId) => this.showApp(appId),
+      openDashboard: () => deps.window.open(),
+      notifySleepWake: () => deps.prefs.get().notifySleepWake,
+    });
+  }
+
+  /** Listen to the service, and draw the tray from a first snapshot. */
+  async start(): Promise<void> {
+    this.unsubscribe = this.deps.service.subscribe((event, seq) => this.heard(event, seq));
+    await this.refresh();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.notifier.dispose();
+    if (this.trayTimer) clearTimeout(this.trayTimer);
+    this.trayTimer = null;
+  }
+
+  /** The tray as it is now drawn (tests). */
+  get view(): TrayView {
+    return this.compute();
+  }
+
+  // ---- what the operator does ----------------------------------------------------------------
+
+  /** Show an app in the dashboard (a notification, a link, the tray). */
+  showApp(appId: string): void {
+    this.deps.window.open();
+    this.deps.pipe.push({ type: 'show-app', appId }, 0);
+  }
+
+  /** Run a tray menu item's action. */
+  async run(action: TrayAction): Promise<void> {
+    const { service, window } = this.deps;
+    switch (action.kind) {
+      case 'open-dashboard':
+        window.open();
+        return;
+      case 'show-app':
+        this.showApp(action.appId);
+        return;
+      case 'reset':
+        await this.attempt(action.appId, 'reset', () => service.call('reset', { appId: action.appId }));
+        return;
+      case 'wake':
+        await this.attempt(action.appId, 'wake', () =>
+          service.call('wake', { appId: action.appId, source: 'tray' }),
+        );
+        return;
+      case 'kill-switch':
+        await this.attempt(null, 'change the kill switch', () =>
+          service.call('updateSettings', { killSwitch: action.on }),
+        );
+        return;
+      case 'dry-run':
+        await this.attempt(null, 'change dry-run', () =>
+          service.call('updateSettings', { dryRun: action.on }),
+        );
+        return;
+      case 'start-at-login':
+        try {
+          this.deps.login.setEnabled(action.on);
+        } catch (error) {
+          this.report(null, `${action.on ? 'start' : 'stop starting'} at login`, error);
+        }
+        this.drawTray();
+        return;
+      case 'notify-sleep-wake':
+        this.deps.prefs.update({ notifySleepWake: action.on });
+        this.drawTray();
+        return;
+      case 'quit':
+        this.deps.quit();
+        return;
+      default:
+        assertNever(action);
+    }
+  }
+
+  /** A clever-reaper:// link: open shows the app; wake wakes it, then shows it. */
+  async openLink(link: string): Promise<void> {
+    const parsed = parseLink(link);
+    if (!parsed) {
+      this.deps.log?.('warn', `a link that is not one of Clever Reaper's was refused: ${link.slice(0, 200)}`);
+      this.deps.notifications.show({
+        title: 'Clever Reaper cannot open this link',
+        body: 'Links look like clever-reaper://open/app_… or clever-reaper://wake/app_…',
+        urgent: false,
+        onClick: () => this.deps.window.open(),
+      });
+      this.deps.window.open();
+      return;
+    }
+    if (parsed.action === 'wake') {
+      await this.attempt(parsed.appId, 'wake', () =>
+        this.deps.service.call('wake', { appId: parsed.appId, source: 'link' }),
+      );
+    }
+    this.showApp(parsed.appId);
+  }
+
+  /** The OS woke up: the world moved on while the engine slept, read every app at once. */
+  async resumed(): Promise<void> {
+    this.deps.log?.('info', 'resumed from sleep: every app is read again now');
+    try {
+      await this.deps.service.reconcile();
+    } catch (error) {
+      this.deps.log?.('warn', `the evaluation after a resume failed: ${describe(error)}`);
+    }
+  }
+
+  /** The window was closed: the reaper keeps running; say so the first time. */
+  windowClosed(): void {
+    if (this.stopped || this.deps.prefs.get().trayHintShown) return;
+    this.deps.prefs.update({ trayHintShown: true });
+    this.deps.notifications.show({
+      title: 'Clever Reaper is still running',
+      body: 'It keeps watching your apps from the tray. Quit it from the tray menu.',
+      urgent: false,
+      onClick: () => this.deps.window.open(),
+    });
+  }
+
+  // ---- what the engine says ------------------------------------------------------------------
+
+  private heard(event: ReaperEvent, seq: number): void {
+    this.notifier.handle(event);
+    this.sinceSnapshot?.push({ event, seq });
+    this.apply(event);
+  }
+
+  private apply(event: ReaperEvent): void {
+    switch (event.type) {
+      case 'app':
+        this.apps.set(event.app.appId, trayApp(event.app));
+        break;
+      case 'apps':
+        this.apps.clear();
+        for (const app of event.apps) this.apps.set(app.appId, trayApp(app));
+        break;
+      case 'removed':
+        this.apps.delete(event.appId);
+        break;
+      case 'settings':
+        this.switches = { killSwitch: event.settings.killSwitch, dryRun: event.settings.dryRun };
+        break;
+      case 'session':
+        void this.refresh();
+        return;
+      case 'status':
+        this.notifyProblems(event.status.problems);
+        return;
+      default:
+        return;
+    }
+    this.scheduleTray();
+  }
+
+  /** A notification for each problem of the status not told yet (a settings file set aside...). */
+  private notifyProblems(problems: readonly string[]): void {
+    for (const problem of problems) {
+      if (this.noticed.has(problem)) continue;
+      this.noticed.add(problem);
+      this.deps.notifications.show({
+        title: 'Clever Reaper',
+        body: problem,
+        urgent: true,
+        onClick: () => this.deps.window.open(),
+      });
+    }
+  }
+
+  /** Everything again from a snapshot (at start, and when the session changes). */
+  private async refresh(): Promise<void> {
+    const mine = ++this.snapshots;
+    this.sinceSnapshot = [];
+    try {
+      const snap = await this.deps.service.call('snapshot', {});
+      if (mine !== this.snapshots) return;
+      const later = (this.sinceSnapshot ?? []).filter((p) => p.seq > snap.seq);
+      this.sinceSnapshot = null;
+      this.mode = snap.status.mode;
+      this.apps.clear();
+      for (const app of snap.apps) this.apps.set(app.appId, trayApp(app));
+      this.switches =
+        snap.status.mode === 'disconnected'
+          ? null
+          : { killSwitch: snap.settings.killSwitch, dryRun: snap.settings.dryRun };
+      for (const p of later) this.apply(p.event);
+      this.notifyProblems(snap.status.problems);
+      this.drawTray();
+    } catch (error) {
+      if (mine === this.snapshots) this.sinceSnapshot = null;
+      this.deps.log?.('error', `the tray could not read the reaper's state: ${describe(error)}`);
+    }
+  }
+
+  private scheduleTray(): void {
+    if (this.trayTimer) return;
+    this.trayTimer = setTimeout(() => {
+      this.trayTimer = null;
+      this.drawTray();
+    }, this.deps.trayDelayMs ?? TRAY_DELAY_MS);
+  }
+
+  private compute(): TrayView {
+    const input = { mode: this.mode, apps: [...this.apps.values()], switches: this.switches };
+    const status = trayStatus(input);
+    const login = this.deps.login;
+    return {
+      status,
+      tooltip: trayTooltip(input),
+      menu: trayMenu({
+        ...input,
+        status,
+        preferences: {
+          startAtLogin: login.supported ? login.isEnabled() : null,
+          notifySleepWake: this.deps.prefs.get().notifySleepWake,
+        },
+      }),
+    };
+  }
+
+  /** Draw the tray when what it shows changed (a menu rebuilt while open closes it on some desktops). */
+  private drawTray(): void {
+    const view = this.compute();
+    const key = JSON.stringify(view);
+    if (key === this.drawn) return;
+    this.drawn = key;
+    this.deps.tray.render(view);
+  }
+
+  private async attempt(appId: string | null, what: string, call: () => Promise<unknown>): Promise<void> {
+    try {
+      await call();
+    } catch (error) {
+      this.report(appId, what, error);
+    }
+  }
+
+  /** A tray action that failed: the tray has no other place to say it than a notification. */
+  private report(appId: string | null, what: string, error: unknown): void {
+    const name = appId ? (this.apps.get(appId)?.name ?? appId) : null;
+    this.deps.log?.('warn', `${what}${name ? ` ${name}` : ''}: ${describe(error)}`);
+    this.deps.notifications.show({
+      title: name ? `Could not ${what} ${name}` : `Could not ${what}`,
+      body: describe(error),
+      urgent: false,
+      onClick: () => (appId ? this.showApp(appId) : this.deps.window.open()),
+    });
+  }
+}
+
+function trayApp(app: {
+  appId: string;
+  name: string;
+  state: TrayApp['state'];
+  cause: string | null;
+}): TrayApp {
+  return { appId: app.appId, name: app.name, state: app.state, cause: app.cause };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,174 @@
+/**
+ * The desktop app's main process (index.ts, as electron-vite bundles it) started on a fake of
+ * Electron (testing/fake-electron.ts, aliased by vitest.config.ts): what the wiring does with the
+ * window, the IPC, the tray, the settings file and quitting. The Electron binary cannot run here;
+ * this runs everything around it. The e2e `electron` project runs the real one where it exists.
+ */
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Snapshot } from '../../shared/api.ts';
+import type { Envelope } from '../../shared/api-errors.ts';
+import { CALL_CHANNEL, EVENT_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+
+type Fake = typeof import('./testing/fake-electron.ts');
+
+const argv = process.argv;
+beforeEach(() => {
+  // The app logs to the console as well as to its file: keep the test output for the results.
+  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  process.argv = argv;
+  vi.restoreAllMocks();
+});
+
+/** Import index.ts afresh on a fresh fake, with this command line, and let Electron be ready. */
+async function launch(args: string[]): Promise<Fake> {
+  vi.resetModules();
+  process.argv = [process.execPath, '.', ...args];
+  const electron = (await import('electron')) as unknown as Fake;
+  await import('./index.ts');
+  electron.app.becomeReady();
+  await vi.waitFor(() => expect(electron.fake.trays).toHaveLength(1), { timeout: 20_000 });
+  return electron;
+}
+
+async function quit(electron: Fake) {
+  electron.app.quit();
+  await vi.waitFor(() => expect(electron.fake.quit).toBe(true), { timeout: 20_000 });
+}
+
+function trusted(electron: Fake) {
+  const win = electron.fake.windows[0]!;
+  return { sender: win.webContents, senderFrame: { url: win.url, parent: null } };
+}
+
+async function call<T>(electron: Fake, name: string, input: unknown = {}, event = trusted(electron)) {
+  const handler = electron.fake.handlers.get(CALL_CHANNEL) as unknown as (
+    e: unknown,
+    n: string,
+    i: unknown,
+  ) => Promise<Envelope<T>>;
+  return handler(event, name, input);
+}
+
+describe('the desktop main process', () => {
+  it('opens a sandboxed window on the built dashboard, with the preload, in the data folder given', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-main-'));
+    const electron = await launch(['--demo', '--scenario', 'e2e', '--data-dir', dataDir]);
+    try {
+      expect(electron.app.getPath('userData')).toBe(dataDir);
+      const win = electron.fake.windows[0]!;
+      expect(win.options).toMatchObject({
+        show: false,
+        webPreferences: {
+          contextIsolation: true,
+          sandbox: true,
+          nodeIntegration: false,
+          webSecurity: true,
+          webviewTag: false,
+        },
+      });
+      expect(String((win.options.webPreferences as { preload: string }).preload)).toMatch(
+        /preload[/\\]index\.cjs$/,
+      );
+      expect(win.url).toMatch(/^file:\/\/.*\/renderer\/index\.html$/);
+      await vi.waitFor(() => expect(win.visible).toBe(true));
+      // No menu bar on Linux and Windows; navigation and new windows are restricted.
+      expect(electron.fake.applicationMenu).toBeNull();
+      expect(win.webContents.openHandler?.({ url: 'https://evil.example/' } as never)).toEqual({
+        action: 'deny',
+      });
+      expect(existsSync(join(dataDir, 'logs', 'main.log'))).toBe(true);
+    } finally {
+      await quit(electron);
+    }
+  });
+
+  it("answers the dashboard's calls over IPC, pushes the engine's events once it listens, and refuses strangers", async () => {
+    const electron = await launch([
+      '--demo',
+      '--scenario',
+      'e2e',
+      '--data-dir',
+      mkdtempSync(join(tmpdir(), 'reaper-main-')),
+    ]);
+    try {
+      const snapshot = await call<Snapshot>(electron, 'snapshot');
+      expect(snapshot.ok && snapshot.value.status.mode).toBe('demo');
+      expect(snapshot.ok && snapshot.value.apps).toHaveLength(9);
+
+      const stranger = { ...trusted(electron), senderFrame: { url: 'https://evil.example/', parent: null } };
+      expect(await call(electron, 'snapshot', {}, stranger)).toMatchObject({
+        ok: false,
+        error: { code: 'unauthorized' },
+      });
+
+      const win = electron.fake.windows[0]!;
+      (electron.fake.listeners.get(READY_CHANNEL) as unknown as (e: unknown) => void)(trusted(electron));
+      expect(await call(electron, 'updateSettings', { dryRun: true })).toMatchObject({ ok: true });
+      await vi.waitFor(() =>
+        expect(
+          win.webContents.sent.some(
+            ([channel, event]) =>
+              channel === EVENT_CHANNEL && (event as { type: string }).type === 'settings',
+          ),
+        ).toBe(true),
+      );
+    } finally {
+      await quit(electron);
+    }
+  });
+
+  it('draws the tray from the reaper, and quits from its menu, stopping the reaper first', async () => {
+    const electron = await launch([
+      '--demo',
+      '--scenario',
+      'e2e',
+      '--data-dir',
+      mkdtempSync(join(tmpdir(), 'reaper-main-')),
+    ]);
+    const tray = electron.fake.trays[0]!;
+    await vi.waitFor(() => expect(tray.tooltip).toMatch(/^Clever Reaper \(demo\): 9 apps/));
+    expect((tray.image as { path: string }).path).toMatch(/build[/\\]icons[/\\]tray[/\\][\w-]+(@2x)?\.png$/);
+    const quitItem = tray.menu?.template.find((i) => i.label === 'Quit Clever Reaper');
+    quitItem?.click?.();
+    await vi.waitFor(() => expect(electron.fake.quit).toBe(true), { timeout: 20_000 });
+    expect(tray.destroyed).toBe(true);
+    // The service is closed: a call after Quit finds no session.
+    expect(await call(electron, 'listApps')).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+
+  it('starts from the defaults with a warning in the dashboard and a notification when the settings file is corrupt', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-main-'));
+    writeFileSync(join(dataDir, 'config.json'), '{"routes": [');
+    const electron = await launch(['--data-dir', dataDir]);
+    try {
+      const status = await call<{ problems: string[]; mode: string }>(electron, 'status');
+      expect(status.ok && status.value.mode).toBe('disconnected');
+      expect(status.ok && status.value.problems[0]).toMatch(
+        /The settings file could not be read .*config\.json\.corrupt-\d+/,
+      );
+      expect(readdirSync(dataDir).filter((f) => f.startsWith('config.json.corrupt-'))).toHaveLength(1);
+      await vi.waitFor(() =>
+        expect(electron.fake.notifications.map((n) => n.options.body)).toContainEqual(
+          expect.stringMatching(/The settings file could not be read/),
+        ),
+      );
+    } finally {
+      await quit(electron);
+    }
+  });
+
+  it('says what is wrong with its command line, and exits', async () => {
+    vi.resetModules();
+    process.argv = [process.execPath, '.', '--scenario', 'e2e'];
+    const electron = (await import('electron')) as unknown as Fake;
+    await import('./index.ts');
+    expect(electron.fake.errors[0]).toMatch(/^--scenario: only with --demo\n\nUsage: clever-reaper/);
+    expect(electron.fake.exitCode).toBe(2);
+  });
+});

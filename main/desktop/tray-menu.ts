@@ -1,0 +1,222 @@
+/**
+ * The tray menu as data: what it shows for a status, the apps and the preferences, and the action
+ * each item asks for. Pure, so what the operator sees is tested in Node; tray.ts turns it into an
+ * Electron Menu and the shell runs the actions.
+ *
+ *   Clever Reaper: An app is in Error          (the status, disabled)
+ *   ──
+ *   In Error                                   (header)
+ *     billing-preview ▸  the cause / Reset / Show in the dashboard
+ *   Wake ▸  api-sandbox, docs-preview, …       (sleeping apps)
+ *   ──
+ *   ☐ Pause the reaper (kill switch)
+ *   ☐ Dry-run
+ *   ──
+ *   Open the dashboard
+ *   Preferences ▸  ☐ Start at login / ☐ Notify on sleep and wake
+ *   ──
+ *   Quit Clever Reaper
+ */
+import type { MenuItemConstructorOptions } from 'electron';
+import { assertNever } from '../../shared/domain.ts';
+import { statusLabel, type TrayApp, type TrayInput, type TrayStatus } from './tray-status.ts';
+
+export type TrayAction =
+  | { kind: 'open-dashboard' }
+  | { kind: 'show-app'; appId: string }
+  | { kind: 'reset'; appId: string }
+  | { kind: 'wake'; appId: string }
+  | { kind: 'kill-switch'; on: boolean }
+  | { kind: 'dry-run'; on: boolean }
+  | { kind: 'start-at-login'; on: boolean }
+  | { kind: 'notify-sleep-wake'; on: boolean }
+  | { kind: 'quit' };
+
+export type MenuSpec =
+  | { type: 'separator' }
+  | { type: 'normal'; label: string; enabled: boolean; action?: TrayAction }
+  | { type: 'checkbox'; label: string; checked: boolean; enabled: boolean; action: TrayAction }
+  | { type: 'submenu'; label: string; items: MenuSpec[] };
+
+/** What the tray shows: drawn by tray.ts, computed by the controller. */
+export interface TrayView {
+  status: TrayStatus;
+  tooltip: string;
+  menu: MenuSpec[];
+}
+
+/** What the controller needs of the tray (tests give a fake). */
+export interface TrayPort {
+  render(view: TrayView): void;
+}
+
+export interface DesktopPreferences {
+  /** null: this platform (or this build) cannot start the app at login. */
+  startAtLogin: boolean | null;
+  notifySleepWake: boolean;
+}
+
+export interface TrayMenuInput extends TrayInput {
+  status: TrayStatus;
+  preferences: DesktopPreferences;
+}
+
+/** Apps listed per section; the rest are counted and left to the dashboard. */
+export const MENU_APPS_MAX = 15;
+const NAME_MAX = 48;
+
+const separator: MenuSpec = { type: 'separator' };
+
+function shortName(name: string): string {
+  return name.length <= NAME_MAX ? name : `${name.slice(0, NAME_MAX - 1)}…`;
+}
+
+function byName(a: TrayApp, b: TrayApp): number {
+  return a.name.localeCompare(b.name) || a.appId.localeCompare(b.appId);
+}
+
+function more(count: number): MenuSpec {
+  return {
+    type: 'normal',
+    label: `${count} more: open the dashboard`,
+    enabled: true,
+    action: { kind: 'open-dashboard' },
+  };
+}
+
+export function trayMenu(input: TrayMenuInput): MenuSpec[] {
+  const items: MenuSpec[] = [];
+  const title = input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
+  items.push({
+    type: 'normal',
+    label:
+      input.mode === 'disconnected'
+        ? `${title}: no account connected`
+        : `${title}: ${statusLabel(input.status)}`,
+    enabled: false,
+  });
+
+  const inError = input.apps.filter((a) => a.state === 'Error').sort(byName);
+  const asleep = input.apps.filter((a) => a.state === 'Down').sort(byName);
+  if (inError.length || asleep.length) items.push(separator);
+  if (inError.length) {
+    items.push({ type: 'normal', label: `In Error (${inError.length})`, enabled: false });
+    for (const app of inError.slice(0, MENU_APPS_MAX)) {
+      items.push({
+        type: 'submenu',
+        label: shortName(app.name),
+        items: [
+          { type: 'normal', label: app.cause ?? 'in Error', enabled: false },
+          separator,
+          { type: 'normal', label: 'Reset', enabled: true, action: { kind: 'reset', appId: app.appId } },
+          {
+            type: 'normal',
+            label: 'Show in the dashboard',
+            enabled: true,
+            action: { kind: 'show-app', appId: app.appId },
+          },
+        ],
+      });
+    }
+    if (inError.length > MENU_APPS_MAX) items.push(more(inError.length - MENU_APPS_MAX));
+  }
+  if (asleep.length) {
+    const wake: MenuSpec[] = asleep.slice(0, MENU_APPS_MAX).map((app) => ({
+      type: 'normal',
+      label: shortName(app.name),
+      enabled: true,
+      action: { kind: 'wake', appId: app.appId },
+    }));
+    if (asleep.length > MENU_APPS_MAX) wake.push(separator, more(asleep.length - MENU_APPS_MAX));
+    items.push({ type: 'submenu', label: `Wake (${asleep.length} asleep)`, items: wake });
+  }
+
+  const connected = input.mode !== 'disconnected' && input.switches !== null;
+  const killSwitch = input.switches?.killSwitch ?? false;
+  const dryRun = input.switches?.dryRun ?? false;
+  items.push(
+    separator,
+    {
+      type: 'checkbox',
+      label: 'Pause the reaper (kill switch)',
+      checked: killSwitch,
+      enabled: connected,
+      action: { kind: 'kill-switch', on: !killSwitch },
+    },
+    {
+      type: 'checkbox',
+      label: 'Dry-run',
+      checked: dryRun,
+      enabled: connected,
+      action: { kind: 'dry-run', on: !dryRun },
+    },
+    separator,
+    { type: 'normal', label: 'Open the dashboard', enabled: true, action: { kind: 'open-dashboard' } },
+  );
+
+  const { startAtLogin, notifySleepWake } = input.preferences;
+  const preferences: MenuSpec[] = [];
+  if (startAtLogin !== null) {
+    preferences.push({
+      type: 'checkbox',
+      label: 'Start at login',
+      checked: startAtLogin,
+      enabled: true,
+      action: { kind: 'start-at-login', on: !startAtLogin },
+    });
+  }
+  preferences.push({
+    type: 'checkbox',
+    label: 'Notify on sleep and wake',
+    checked: notifySleepWake,
+    enabled: true,
+    action: { kind: 'notify-sleep-wake', on: !notifySleepWake },
+  });
+  items.push({ type: 'submenu', label: 'Preferences', items: preferences }, separator, {
+    type: 'normal',
+    label: 'Quit Clever Reaper',
+    enabled: true,
+    action: { kind: 'quit' },
+  });
+  return items;
+}
+
+/**
+ * A label as Windows and Linux menus show it: there `&` marks the access key of an item, so an app
+ * named "R&D" would lose its `&` (and gain an access key) unless doubled.
+ */
+export function menuLabel(text: string, platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? text : text.replaceAll('&', '&&');
+}
+
+/** An Electron menu template for the specs; `run` is called with the action of a clicked item. */
+export function toMenuTemplate(
+  specs: readonly MenuSpec[],
+  platform: NodeJS.Platform,
+  run: (action: TrayAction) => void,
+): MenuItemConstructorOptions[] {
+  return specs.map((spec): MenuItemConstructorOptions => {
+    switch (spec.type) {
+      case 'separator':
+        return { type: 'separator' };
+      case 'submenu':
+        return {
+          label: menuLabel(spec.label, platform),
+          submenu: toMenuTemplate(spec.items, platform, run),
+        };
+      case 'checkbox':
+      case 'normal': {
+        const { action } = spec;
+        return {
+          type: spec.type,
+          label: menuLabel(spec.label, platform),
+          enabled: spec.enabled,
+          ...(spec.type === 'checkbox' ? { checked: spec.checked } : {}),
+          ...(action ? { click: () => run(action) } : {}),
+        };
+      }
+      default:
+        return assertNever(spec);
+    }
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The tray's one aggregate status (after Podman Desktop's tray-animate-icon.ts): it picks the icon,
+ * and the tooltip says the counts behind it. Pure: the tray wrapper only draws what this returns.
+ *
+ * Order of precedence, most urgent first: an app in Error (red) > the kill switch (the reaper is
+ * paused: a pause must stay visibly on) > dry-run > apps in transit > all fine.
+ */
+import type { SessionMode } from '../../shared/api.ts';
+import { assertNever, CONSOLE_LABELS, isInTransit, type ReaperState } from '../../shared/domain.ts';
+
+export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
+export type TrayStatus = (typeof TRAY_STATUSES)[number];
+
+/** What the tray knows of an app. */
+export interface TrayApp {
+  appId: string;
+  name: string;
+  state: ReaperState;
+  cause: string | null;
+}
+
+export interface TrayInput {
+  mode: SessionMode;
+  apps: readonly TrayApp[];
+  switches: { killSwitch: boolean; dryRun: boolean } | null;
+}
+
+export function trayStatus(input: TrayInput): TrayStatus {
+  if (input.apps.some((a) => a.state === 'Error')) return 'error';
+  if (input.switches?.killSwitch) return 'paused';
+  if (input.switches?.dryRun) return 'dry-run';
+  if (input.apps.some((a) => isInTransit(a.state))) return 'transit';
+  return 'ok';
+}
+
+/** Windows cuts a tray tooltip at 127 characters; keep every platform under it. */
+export const TOOLTIP_MAX = 127;
+
+/** In the order the tooltip names them. */
+const COUNTED: ReaperState[] = [
+  'Error',
+  'WaitingForUp',
+  'WaitingForShutdown',
+  'WaitingForInit',
+  'Up',
+  'Down',
+];
+
+export function trayTooltip(input: TrayInput): string {
+  const title = input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
+  if (input.mode === 'disconnected') return `${title}: no Clever Cloud account connected`;
+  const counts = new Map<ReaperState, number>();
+  for (const app of input.apps) counts.set(app.state, (counts.get(app.state) ?? 0) + 1);
+  const parts = COUNTED.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${CONSOLE_LABELS[s]}`);
+  const flags = [
+    input.switches?.killSwitch ? 'kill switch on' : null,
+    input.switches?.dryRun ? 'dry-run' : null,
+  ].filter(Boolean);
+  const apps = input.apps.length === 1 ? '1 app' : `${input.apps.length} apps`;
+  const text = `${title}: ${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${
+    flags.length ? ` · ${flags.join(' · ')}` : ''
+  }`;
+  return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
+}
+
+/** The words of a status, for the menu's first line and screen readers. */
+export function statusLabel(status: TrayStatus): string {
+  switch (status) {
+    case 'ok':
+      return 'All fine';
+    case 'transit':
+      return 'Apps waking up or going to sleep';
+    case 'error':
+      return 'An app is in Error';
+    case 'paused':
+      return 'Paused: the kill switch is on';
+    case 'dry-run':
+      return 'Dry-run: nothing is stopped';
+    default:
+      return assertNever(status);
+  }
+}
