@@ -1,6 +1,17 @@
 /** Global settings of the reaper, with the defaults of the product spec and their bounds. */
 import { z } from 'zod';
 import { HOUR, MINUTE, SECOND } from './durations.ts';
+import { type WebhookConfig, webhooksSchema } from './webhooks.ts';
+
+/**
+ * How to read the flavor `price` of the Clever Cloud API (ApplicationView instance.minFlavor.price):
+ * - drops-per-10-min: Clever Cloud drops per 10 minutes of one instance, worth `eurPerDrop` euros
+ *   each (the default: what clever-ripper and Clever Cloud's old pricing simulator computed with);
+ * - eur-per-hour: euros per hour of one instance (what the Terraform provider's documentation says).
+ * The API itself states no unit: see shared/savings.ts for the sources.
+ */
+export const FLAVOR_PRICE_UNITS = ['drops-per-10-min', 'eur-per-hour'] as const;
+export type FlavorPriceUnit = (typeof FLAVOR_PRICE_UNITS)[number];
 
 export interface Settings {
   /** Kill switch: no app is put to sleep while on. Wakes still happen. */
@@ -19,6 +30,14 @@ export interface Settings {
   releaseDelayMs: number;
   /** How long the wake proxy holds an API client before answering 503. */
   holdDeadlineMs: number;
+  /** History entries older than this are deleted (in small batches, off the job's path). */
+  historyRetentionDays: number;
+  /** Team alerts: called on entering Error, and on sleep and wake when asked. */
+  webhooks: WebhookConfig[];
+  /** The unit of the flavor price the API gives, for the savings estimate. */
+  flavorPriceUnit: FlavorPriceUnit;
+  /** Euros per Clever Cloud drop, when the price is read in drops. */
+  eurPerDrop: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,6 +49,10 @@ export const DEFAULT_SETTINGS: Settings = {
   restartAfterMs: MINUTE,
   releaseDelayMs: 5 * MINUTE,
   holdDeadlineMs: 2 * MINUTE,
+  historyRetentionDays: 180,
+  webhooks: [],
+  flavorPriceUnit: 'drops-per-10-min',
+  eurPerDrop: 0.0097,
 };
 
 const ms = (min: number, max: number, what: string) =>
@@ -49,6 +72,14 @@ export const settingsUpdateSchema = z
     restartAfterMs: ms(10 * SECOND, HOUR, 'the restart delay'),
     releaseDelayMs: ms(0, 24 * HOUR, 'the release delay'),
     holdDeadlineMs: ms(SECOND, HOUR, 'the hold deadline'),
+    historyRetentionDays: z
+      .number()
+      .int('the retention is a whole number of days')
+      .min(1, 'the history is kept at least 1 day')
+      .max(3650, 'the history is kept at most 3650 days'),
+    webhooks: webhooksSchema,
+    flavorPriceUnit: z.enum(FLAVOR_PRICE_UNITS, 'drops-per-10-min or eur-per-hour'),
+    eurPerDrop: z.number().positive('a drop is worth more than 0 €').max(10, 'a drop is worth at most 10 €'),
   })
   .partial()
   .strict();
