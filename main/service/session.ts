@@ -48,6 +48,14 @@ export interface SessionOptions {
   accountBackend(): KeyValueBackend;
   /** The datastore of an account session. */
   accountDatastore(): Datastore;
+  /**
+   * The port the engine is given, from the session's own (to observe what the engine reads and calls;
+   * `session.clever` stays the port itself).
+   */
+  enginePort?: (
+    clever: CleverCloudPort,
+    context: { mode: 'demo' | 'account'; store: Datastore; clock: Clock },
+  ) => CleverCloudPort;
   log?: Log;
 }
 
@@ -61,8 +69,10 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       config.updateSettings(scenario.settings);
       for (const app of scenario.apps) config.createRoute(app.route);
       const store = new Datastore(':memory:');
+      if (scenario.pastHistory) store.commit({ history: scenario.pastHistory(clock.now()) });
       const clever = new InProcessCleverPort(scenario.cloud);
-      const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
+      const enginePort = options.enginePort?.(clever, { mode: 'demo', store, clock }) ?? clever;
+      const engine = new Engine({ clock, clever: enginePort, store, config, ...(log ? { log } : {}) });
       const offConfig = config.onChange(() => engine.configChanged());
       engine.start();
       const stopTraffic = scenario.startTraffic((appId, at) => {
@@ -95,7 +105,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       const clock = options.accountClock ?? systemClock;
       const config = new ConfigStore(options.accountBackend());
       const store = options.accountDatastore();
-      const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
+      const enginePort = options.enginePort?.(clever, { mode: 'account', store, clock }) ?? clever;
+      const engine = new Engine({ clock, clever: enginePort, store, config, ...(log ? { log } : {}) });
       const offConfig = config.onChange(() => engine.configChanged());
       engine.start();
       return {

@@ -346,6 +346,7 @@ const KIND_LABELS: Record<HistoryKind, string> = {
   'start-asked': 'start sent',
   'restart-asked': 'start sent again',
   'would-sleep': 'would sleep (dry-run)',
+  'would-wake': 'would wake (dry-run)',
   release: 'released',
   reset: 'reset',
   'call-failed': 'call failed',
