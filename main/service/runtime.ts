@@ -11,6 +11,7 @@ import type { KeyValueBackend } from '../store/config-store.ts';
 import { JsonFileBackend } from '../store/json-file-backend.ts';
 import { openDatastore } from '../store/open-datastore.ts';
 import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from './credentials.ts';
+import { Operations, type OperationsOptions } from './operations.ts';
 import { OwnerOnlyFileSecrets, RealCredentials, type SecretStore } from './real-credentials.ts';
 import { ReaperService } from './reaper-service.ts';
 import { createSessionFactory, type Log } from './session.ts';
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   clever?: CleverCloudPort;
   /** Tests: the credentials manager. */
   credentials?: CredentialsManager;
+  /** Tests: timings of the webhooks and of the history retention. */
+  operations?: Pick<OperationsOptions, 'webhooks' | 'retention'>;
 }
 
 export async function startRuntime(options: RuntimeOptions): Promise<ReaperService> {
@@ -46,20 +49,28 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
   const log = options.log;
   const demoClock =
     options.demoClock ?? (options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale));
-  const sessions = createSessionFactory({
-    demoClock,
-    ...(options.accountClock ? { accountClock: options.accountClock } : {}),
-    timeScale: options.timeScale,
-    scenario: options.scenario,
-    accountBackend:
-      options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
-    accountDatastore: () => {
-      const { store, problem } = openDatastore(join(options.dataDir, 'reaper.sqlite'));
-      if (problem) log?.('error', problem);
-      return store;
-    },
+  const operations = new Operations({
+    version: options.version ?? '0.0.0',
     ...(log ? { log } : {}),
+    ...options.operations,
   });
+  const sessions = operations.sessions(
+    createSessionFactory({
+      demoClock,
+      ...(options.accountClock ? { accountClock: options.accountClock } : {}),
+      timeScale: options.timeScale,
+      scenario: options.scenario,
+      accountBackend:
+        options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
+      accountDatastore: () => {
+        const { store, problem } = openDatastore(join(options.dataDir, 'reaper.sqlite'));
+        if (problem) log?.('error', problem);
+        return store;
+      },
+      enginePort: operations.enginePort,
+      ...(log ? { log } : {}),
+    }),
+  );
   const credentials =
     options.credentials ??
     (options.clever ? new FixedCredentials(options.clever) : undefined) ??
@@ -69,6 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
           secrets: options.secrets ?? new OwnerOnlyFileSecrets(join(options.dataDir, 'credentials.json')),
           apiUrl: options.apiUrl,
           env,
+          onCall: operations.metrics.onCall,
           ...(log ? { log } : {}),
         }));
   const service = new ReaperService({
@@ -76,6 +88,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     credentials,
     initial: options.demo ? 'demo' : 'account',
     version: options.version ?? '0.0.0',
+    operations,
     ...(log ? { log } : {}),
   });
   await service.start();
