@@ -86,8 +86,9 @@ export function queryHistory(db: DatabaseSync, query: HistoryQuery): HistoryPage
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
     if (after) {
-      clauses.push('(h.at < ? OR (h.at = ? AND h.id < ?))');
-      params.push(after.at, after.at, after.id);
+      // A row value, so that SQLite reads the index from the cursor on (an OR would scan from the top).
+      clauses.push('(h.at, h.id) < (?, ?)');
+      params.push(after.at, after.id);
     }
   }
   const sql = `${SELECT}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}
@@ -163,7 +164,8 @@ export function stateChanges(
   );
   const rows = prepare(
     db,
-    `SELECT id, app_id, at, kind, to_state, reason FROM history
+    // The reason is only needed for dry-run notes (a "would stop" or not): the others leave it out.
+    `SELECT id, app_id, at, kind, to_state, CASE WHEN kind = 'would-sleep' THEN reason END AS reason FROM history
      WHERE at >= ? AND at < ? AND kind IN ('transition', 'reset', 'release', 'would-sleep', 'would-wake')
      ORDER BY at, id`,
   ).all(from, to) as {
@@ -172,7 +174,7 @@ export function stateChanges(
     at: number;
     kind: StateChange['kind'];
     to_state: ReaperState | null;
-    reason: string;
+    reason: string | null;
   }[];
   const changes = rows.map((r) => ({
     appId: r.app_id,
@@ -180,7 +182,7 @@ export function stateChanges(
     id: r.id,
     kind: r.kind,
     to: r.kind === 'release' ? null : (r.to_state ?? null),
-    reason: r.reason,
+    reason: r.reason ?? '',
   }));
   return { initial, changes };
 }

@@ -17,7 +17,8 @@ import {
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 
-const REFRESH_MS = 30_000;
+/** The report reads 30 days of history (about 0.5 s for a thousand apps): refreshed once a minute, while seen. */
+const REFRESH_MS = 60_000;
 
 const euros = new Intl.NumberFormat(undefined, {
   style: 'currency',
@@ -68,7 +69,9 @@ export function SavingsView() {
 
   useEffect(() => {
     void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'hidden') void load();
+    }, REFRESH_MS);
     return () => clearInterval(timer);
   }, [load]);
 
