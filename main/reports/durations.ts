@@ -1,7 +1,7 @@
 /**
  * How long an app's starts and stops take, from its history: the median and the worst of the last
  * 20. The app details show both; the waking page tells a visitor the median start ("usually ready in
- * about ..."): give the wake proxy `expectedWakeMs: (appId) => expectedWakeMs(session.store, appId)`.
+ * about ..."): give the wake proxy `expectedWakeMs: (appId) => service.expectedWakeMs(appId)`.
  */
 import { DURATION_SAMPLE, summarizeDurations, type TransitionDurations } from '../../shared/history.ts';
 import type { Datastore } from '../store/datastore.ts';

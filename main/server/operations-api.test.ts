@@ -110,7 +110,7 @@ describe('the admin API for history, savings, metrics and team alerts', () => {
   });
 
   it('reports the savings in a given zone, and the start and stop durations in the app details', async () => {
-    const { call, clock, appId } = await serve();
+    const { call, clock, appId, server } = await serve();
     const review = await appId('idle-review');
     // idle-review sleeps after 3 minutes without traffic.
     for (let t = 0; t < 10 * MINUTE; t += 10 * SECOND) await clock.advance(10 * SECOND);
@@ -125,6 +125,15 @@ describe('the admin API for history, savings, metrics and team alerts', () => {
     const detail = await call<AppDetail>('GET', `/api/apps/${review}`);
     expect(detail.body.durations.stop.count).toBe(1);
     expect(detail.body.durations.stop.medianMs).toBe(detail.body.durations.stop.worstMs);
+    // The waking page's expected time is the median start: none yet for an app never woken.
+    expect(server.service.expectedWakeMs(review)).toBeNull();
+    const sandbox = await appId('api-sandbox');
+    await call('POST', `/api/apps/${sandbox}/_wake`);
+    for (let t = 0; t < 3 * MINUTE; t += 5 * SECOND) await clock.advance(5 * SECOND);
+    const started = await call<AppDetail>('GET', `/api/apps/${sandbox}`);
+    expect(started.body.app.state).toBe('Up');
+    expect(server.service.expectedWakeMs(sandbox)).toBe(started.body.durations.start.medianMs);
+    expect(started.body.durations.start.count).toBe(1);
   });
 
   it('sends a test to a webhook, and shows the delivery status of those in the settings', async () => {

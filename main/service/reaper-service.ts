@@ -36,7 +36,7 @@ import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { sleepDueAt } from '../engine/decide.ts';
 import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
-import { transitionDurationsOf } from '../reports/durations.ts';
+import { expectedWakeMs, transitionDurationsOf } from '../reports/durations.ts';
 import { EXPORT_CONTENT_TYPES, exportHistory } from '../reports/history-export.ts';
 import { loadSavingsReport } from '../reports/savings-report.ts';
 import { queryHistory } from '../store/history-queries.ts';
@@ -138,6 +138,12 @@ export class ReaperService {
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /** The median of the app's last 20 starts (the waking page's "usually ready in about ..."). */
+  expectedWakeMs(appId: string): number | null {
+    const s = this.session;
+    return s ? expectedWakeMs(s.store, appId) : null;
   }
 
   /** The metrics in the Prometheus text format (GET /metrics). */
