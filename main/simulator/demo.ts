@@ -12,7 +12,8 @@
  * - metrics-dashboard: its stops never complete (Error after the fail timeout).
  *
  * It starts with 30 days of simulated history for four apps (awake on weekday office hours, asleep at
- * night and on weekends), so the History and Savings views have something to show at once.
+ * night and on weekends; docs-preview's first week in dry-run), so the History and Savings views have
+ * something to show at once.
  */
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
@@ -120,7 +121,10 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
   };
 
   const pastHistory = (now: number) =>
-    [shop, blog, sandbox, docs].flatMap((app, n) => officeHoursHistory(app.id, now, 30, n + 1));
+    [shop, blog, sandbox, docs].flatMap((app, n) =>
+      // docs-preview spent its first week in dry-run, before the reaper put it to sleep for real.
+      officeHoursHistory(app.id, now, 30, n + 1, app === docs ? 7 : 0),
+    );
 
   return { cloud, apps, settings: DEMO_SETTINGS, startTraffic, pastHistory };
 }
@@ -128,8 +132,16 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
 /**
  * `days` days of an app under the reaper before `now`: woken by a request on weekday mornings, put to
  * sleep in the evening after its grace period, asleep on weekends; times vary a little from day to day.
+ * With `dryRunDays`, its first days were in dry-run: it stayed up, and the history has the sleeps the
+ * reaper would have done and the requests that would have woken it.
  */
-export function officeHoursHistory(appId: string, now: number, days: number, seed: number): HistoryEntry[] {
+export function officeHoursHistory(
+  appId: string,
+  now: number,
+  days: number,
+  seed: number,
+  dryRunDays = 0,
+): HistoryEntry[] {
   let state = seed * 7919;
   const jitter = (maxMs: number) => {
     state = (state * 48271) % 2147483647;
@@ -145,14 +157,17 @@ export function officeHoursHistory(appId: string, now: number, days: number, see
     reason: string,
   ) => out.push({ appId, at, kind, from, to, actor, reason });
   const firstDay = Math.floor((now - days * DAY) / DAY) * DAY;
+  const idleReason = 'no traffic for 2 min (grace period 2 min), last deployment OK';
   add(firstDay, 'transition', null, 'WaitingForInit', 'operator', 'put under the reaper by a route');
+  let asleep = dryRunDays === 0;
+  let wouldSleep = false;
   add(
     firstDay + 5 * SECOND,
     'transition',
     'WaitingForInit',
-    'Down',
+    asleep ? 'Down' : 'Up',
     'reaper',
-    'Clever Cloud says SHOULD_BE_DOWN',
+    `Clever Cloud says ${asleep ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP'}`,
   );
   for (let day = firstDay; day < now - DAY; day += DAY) {
     const weekday = new Date(day).getUTCDay();
@@ -161,19 +176,31 @@ export function officeHoursHistory(appId: string, now: number, days: number, see
     const up = wake + 40 * SECOND + jitter(30 * SECOND);
     const idle = day + 16 * HOUR + jitter(3 * HOUR);
     const stopped = idle + 5 * SECOND + jitter(5 * SECOND);
-    add(wake, 'transition', 'Down', 'WaitingForUp', 'request', 'asked for by access-log');
-    add(wake + 300, 'start-asked', null, null, 'request', 'Clever Cloud accepted the start');
-    add(up, 'transition', 'WaitingForUp', 'Up', 'reaper', 'Clever Cloud says SHOULD_BE_UP, deployment OK');
-    add(
-      idle,
-      'transition',
-      'Up',
-      'WaitingForShutdown',
-      'reaper',
-      'no traffic for 2 min (grace period 2 min), last deployment OK',
-    );
+    if (wouldSleep) {
+      add(
+        wake,
+        'would-wake',
+        null,
+        null,
+        'request',
+        'dry-run: a request (access-log) would have woken the app',
+      );
+      wouldSleep = false;
+    }
+    if (day < firstDay + dryRunDays * DAY) {
+      add(idle, 'would-sleep', null, null, 'reaper', `dry-run: would stop the app; ${idleReason}`);
+      wouldSleep = true;
+      continue;
+    }
+    if (asleep) {
+      add(wake, 'transition', 'Down', 'WaitingForUp', 'request', 'asked for by access-log');
+      add(wake + 300, 'start-asked', null, null, 'request', 'Clever Cloud accepted the start');
+      add(up, 'transition', 'WaitingForUp', 'Up', 'reaper', 'Clever Cloud says SHOULD_BE_UP, deployment OK');
+    }
+    add(idle, 'transition', 'Up', 'WaitingForShutdown', 'reaper', idleReason);
     add(idle + 300, 'stop-asked', null, null, 'reaper', 'Clever Cloud accepted the stop (DELETE instances)');
     add(stopped, 'transition', 'WaitingForShutdown', 'Down', 'reaper', 'Clever Cloud says SHOULD_BE_DOWN');
+    asleep = true;
   }
   return out;
 }
