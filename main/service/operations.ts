@@ -4,9 +4,9 @@
  * delivery queues survive a switch from the demo to an account); attached to each session opened.
  *
  *   const ops = new Operations({ version, log });
- *   const sessions = ops.sessions(createSessionFactory({ ..., enginePort: ops.enginePort }));
+ *   const sessions = createSessionFactory({ ..., enginePort: ops.enginePort });
  *   new RealCredentials({ ..., onCall: ops.metrics.onCall });  // the HTTP client's calls
- *   new ReaperService({ ..., operations: ops });
+ *   new ReaperService({ ..., sessions: ops.sessions(sessions), operations: ops });
  */
 import { WebhookDispatcher } from '../alerts/webhooks.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';

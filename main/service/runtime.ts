@@ -49,28 +49,27 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
   const log = options.log;
   const demoClock =
     options.demoClock ?? (options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale));
+  // Metrics, team alerts, history retention and instance facts, beside each session (operations.ts).
   const operations = new Operations({
     version: options.version ?? '0.0.0',
     ...(log ? { log } : {}),
     ...options.operations,
   });
-  const sessions = operations.sessions(
-    createSessionFactory({
-      demoClock,
-      ...(options.accountClock ? { accountClock: options.accountClock } : {}),
-      timeScale: options.timeScale,
-      scenario: options.scenario,
-      accountBackend:
-        options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
-      accountDatastore: () => {
-        const { store, problem } = openDatastore(join(options.dataDir, 'reaper.sqlite'));
-        if (problem) log?.('error', problem);
-        return store;
-      },
-      enginePort: operations.enginePort,
-      ...(log ? { log } : {}),
-    }),
-  );
+  const sessions = createSessionFactory({
+    demoClock,
+    ...(options.accountClock ? { accountClock: options.accountClock } : {}),
+    timeScale: options.timeScale,
+    scenario: options.scenario,
+    accountBackend:
+      options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
+    accountDatastore: () => {
+      const { store, problem } = openDatastore(join(options.dataDir, 'reaper.sqlite'));
+      if (problem) log?.('error', problem);
+      return store;
+    },
+    enginePort: operations.enginePort,
+    ...(log ? { log } : {}),
+  });
   const credentials =
     options.credentials ??
     (options.clever ? new FixedCredentials(options.clever) : undefined) ??
@@ -84,7 +83,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
           ...(log ? { log } : {}),
         }));
   const service = new ReaperService({
-    sessions,
+    sessions: operations.sessions(sessions),
     credentials,
     initial: options.demo ? 'demo' : 'account',
     version: options.version ?? '0.0.0',
