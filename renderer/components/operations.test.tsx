@@ -127,6 +127,19 @@ describe('the History view', () => {
     expect(screen.getByText('Page 2')).toBeTruthy();
   });
 
+  it('announces the entries pushed since the page loaded, and shows them on demand', async () => {
+    const api = fakeApi({ apps: [appView('billing-preview', 'Error')], history });
+    const { user } = await open(api, 'History');
+    await screen.findByRole('table', { name: 'History, newest first' });
+    const queries = () => api.calls.filter((c) => c.name === 'historyQuery').length;
+    const before = queries();
+    api.emit({ type: 'history', entry: { ...history[0]!, id: 4, at: NOW } });
+    expect(await screen.findByText(/1 new entry since this page was loaded/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show them' }));
+    await waitFor(() => expect(queries()).toBe(before + 1));
+    expect(screen.queryByText(/new entry since/)).toBeNull();
+  });
+
   it('downloads the filtered history as CSV', async () => {
     const api = fakeApi({ history });
     const asked: unknown[] = [];
