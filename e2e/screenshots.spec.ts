@@ -1,8 +1,8 @@
 /**
  * Screenshots of the main screens, light and dark, at 1280x800 and 1024x700, into e2e/screenshots/
  * (git-ignored): the apps table, an app in Error with its details, the route editor with its preview,
- * the settings with the kill switch on, and the first run. Each also checks the layout holds: no
- * horizontal scroll of the page.
+ * the settings with the kill switch on, the history, the savings, the team alerts, and the first run.
+ * Each also checks the layout holds: no horizontal scroll of the page.
  */
 import type { Page } from '@playwright/test';
 import { appRow, badge, expect, openDetails, SHELL, test } from './fixtures.ts';
@@ -57,6 +57,35 @@ for (const size of SIZES) {
     });
   }
 }
+
+test.describe('history and savings, on the demo (30 days of simulated history)', () => {
+  test.use({ scenario: 'demo' });
+  for (const size of SIZES) {
+    for (const scheme of SCHEMES) {
+      const tag = `${size.width}x${size.height}-${scheme}`;
+      test(`the history and savings screens at ${tag}`, async ({ page, reaper }) => {
+        await page.setViewportSize(size);
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(reaper.dashboardUrl);
+        await page.getByRole('button', { name: /^History/ }).click();
+        const table = page.getByRole('table', { name: 'History, newest first' });
+        await expect(table.getByRole('row')).toHaveCount(51);
+        await shoot(page, `history-${tag}`);
+
+        await page.getByRole('button', { name: /^Savings/ }).click();
+        await expect(page.getByRole('img', { name: /Hours asleep per day/ })).toBeVisible();
+        await expect(page.getByRole('table').getByText('blog-review-42')).toBeVisible();
+        await shoot(page, `savings-${tag}`);
+
+        await page.getByRole('button', { name: /^Settings/ }).click();
+        await page.getByRole('button', { name: 'Add a webhook' }).click();
+        await page.getByLabel('Webhook URL 1').fill('https://hooks.example.com/services/T0/B0/x');
+        await page.getByRole('heading', { name: 'Team alerts' }).scrollIntoViewIfNeeded();
+        await shoot(page, `settings-team-alerts-${tag}`);
+      });
+    }
+  }
+});
 
 test.describe('first run', () => {
   test.use({ scenario: null });

@@ -21,6 +21,13 @@ export interface HttpRoute {
 export const API_PREFIX = '/api';
 /** Server-sent events: every ReaperEvent, one `data:` line of JSON each. */
 export const EVENTS_PATH = '/api/events';
+/**
+ * The history across apps: `?format=csv` or `?format=json` streams the whole filtered history as a
+ * file (the filters of historyQuery, no paging) instead of answering one page.
+ */
+export const HISTORY_PATH = '/api/history';
+/** Prometheus text format 0.0.4, with the admin token like the rest of the API. */
+export const METRICS_PATH = '/metrics';
 
 export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   snapshot: { method: 'GET', path: '/api/snapshot' },
@@ -44,6 +51,10 @@ export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   credentials: { method: 'GET', path: '/api/credentials' },
   connect: { method: 'POST', path: '/api/credentials/_connect' },
   startDemo: { method: 'POST', path: '/api/credentials/_demo' },
+  historyQuery: { method: 'GET', path: HISTORY_PATH },
+  savings: { method: 'GET', path: '/api/savings' },
+  webhookStatus: { method: 'GET', path: '/api/webhooks' },
+  testWebhook: { method: 'POST', path: '/api/webhooks/_test' },
 };
 
 /** The names of a path's parameters, in order. */

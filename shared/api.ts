@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppView } from './app-view.ts';
 import { type HistoryEntry, REAPER_STATES, type TrafficSource } from './domain.ts';
 import { DAY } from './durations.ts';
+import { type HistoryPage, historyQuerySchema, type TransitionDurations } from './history.ts';
 import {
   APP_ID_PATTERN,
   OWNER_ID_PATTERN,
@@ -17,8 +18,10 @@ import {
   routeCreateSchema,
   routeUpdateSchema,
 } from './routes.ts';
-import type { MustBeUpRange, ScheduleTransition } from './schedule.ts';
+import type { SavingsReport } from './savings.ts';
+import { isValidTimeZone, type MustBeUpRange, type ScheduleTransition } from './schedule.ts';
 import { type Settings, settingsUpdateSchema } from './settings.ts';
+import { WEBHOOK_EVENTS, type WebhookStatus, type WebhookTestResult, webhookSchema } from './webhooks.ts';
 
 export type { AppView } from './app-view.ts';
 
@@ -119,6 +122,26 @@ export const CALL_SCHEMAS = {
   connect: connectInputSchema,
   /** Run the embedded simulator's demo instead of a Clever Cloud account. */
   startDemo: empty,
+  /**
+   * The history across apps (released ones too), newest first, filtered, a page at a time. Its CSV
+   * and JSON exports are streamed by the transports (GET /api/history?format=csv).
+   */
+  historyQuery: historyQuerySchema,
+  /** Hours asleep and money saved (today, 7 and 30 days), per app and in total, dry-run projections. */
+  savings: z
+    .object({
+      /** The IANA zone "today" and the days of the chart are counted in (default: the engine's). */
+      timeZone: z
+        .string()
+        .max(100)
+        .refine(isValidTimeZone, 'an IANA time zone, such as Europe/Paris')
+        .optional(),
+    })
+    .strict(),
+  /** How deliveries to each webhook went since the reaper started. */
+  webhookStatus: empty,
+  /** Send a test payload to a webhook at once (one attempt), saved in the settings or not. */
+  testWebhook: webhookSchema.extend({ events: z.array(z.enum(WEBHOOK_EVENTS)).default(['error']) }).strict(),
 } as const;
 
 export type CallName = keyof typeof CALL_SCHEMAS;
@@ -183,6 +206,8 @@ export interface AppDetail {
   nextTransitions: ScheduleTransition[];
   /** What the traffic sources saw of the app since the engine started. */
   traffic: AppTrafficView;
+  /** How long its last starts and stops took (median and worst of the last 20). */
+  durations: TransitionDurations;
 }
 
 export interface AppTrafficView {
@@ -233,6 +258,10 @@ export interface CallOutputs {
   credentials: CredentialsStatus;
   connect: ReaperStatus;
   startDemo: ReaperStatus;
+  historyQuery: HistoryPage;
+  savings: SavingsReport;
+  webhookStatus: WebhookStatus[];
+  testWebhook: WebhookTestResult;
 }
 export type CallOutput<K extends CallName> = CallOutputs[K];
 

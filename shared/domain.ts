@@ -150,6 +150,8 @@ export const HISTORY_KINDS = [
   'start-asked',
   'restart-asked',
   'would-sleep',
+  /** Dry-run: traffic came back for an app whose sleep was recorded (the wake it would have needed). */
+  'would-wake',
   'release',
   'reset',
   'call-failed',

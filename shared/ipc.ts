@@ -46,6 +46,10 @@ export const BRIDGE_CALLS = [
   'credentials',
   'connect',
   'startDemo',
+  'historyQuery',
+  'savings',
+  'webhookStatus',
+  'testWebhook',
 ] as const satisfies readonly CallName[];
 
 /** Fails to compile, naming the call, when a call of the contract is missing from BRIDGE_CALLS. */

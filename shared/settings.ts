@@ -2,6 +2,17 @@
 import { z } from 'zod';
 import { HOUR, MINUTE, SECOND } from './durations.ts';
 import { parseIp } from './net.ts';
+import { type WebhookConfig, webhooksSchema } from './webhooks.ts';
+
+/**
+ * How to read the flavor `price` of the Clever Cloud API (ApplicationView instance.minFlavor.price):
+ * - drops-per-10-min: Clever Cloud drops per 10 minutes of one instance, worth `eurPerDrop` euros
+ *   each (the default: what clever-ripper and Clever Cloud's old pricing simulator computed with);
+ * - eur-per-hour: euros per hour of one instance (what the Terraform provider's documentation says).
+ * The API itself states no unit: see shared/savings.ts for the sources.
+ */
+export const FLAVOR_PRICE_UNITS = ['drops-per-10-min', 'eur-per-hour'] as const;
+export type FlavorPriceUnit = (typeof FLAVOR_PRICE_UNITS)[number];
 
 export interface Settings {
   /** Kill switch: no app is put to sleep while on. Wakes still happen. */
@@ -24,6 +35,14 @@ export interface Settings {
   wakeProxyPort: number;
   /** The address it listens on: loopback unless the operator opens it to the network. */
   wakeProxyAddress: string;
+  /** History entries older than this are deleted (in small batches, off the job's path). */
+  historyRetentionDays: number;
+  /** Team alerts: called on entering Error, and on sleep and wake when asked. */
+  webhooks: WebhookConfig[];
+  /** The unit of the flavor price the API gives, for the savings estimate. */
+  flavorPriceUnit: FlavorPriceUnit;
+  /** Euros per Clever Cloud drop, when the price is read in drops. */
+  eurPerDrop: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -37,6 +56,10 @@ export const DEFAULT_SETTINGS: Settings = {
   holdDeadlineMs: 2 * MINUTE,
   wakeProxyPort: 7411,
   wakeProxyAddress: '127.0.0.1',
+  historyRetentionDays: 180,
+  webhooks: [],
+  flavorPriceUnit: 'drops-per-10-min',
+  eurPerDrop: 0.0097,
 };
 
 const ms = (min: number, max: number, what: string) =>
@@ -69,6 +92,14 @@ export const settingsUpdateSchema = z
         (a) => parseIp(a) !== null,
         'the wake proxy address is an IP address (127.0.0.1 for this machine only)',
       ),
+    historyRetentionDays: z
+      .number()
+      .int('the retention is a whole number of days')
+      .min(1, 'the history is kept at least 1 day')
+      .max(3650, 'the history is kept at most 3650 days'),
+    webhooks: webhooksSchema,
+    flavorPriceUnit: z.enum(FLAVOR_PRICE_UNITS, 'drops-per-10-min or eur-per-hour'),
+    eurPerDrop: z.number().positive('a drop is worth more than 0 €').max(10, 'a drop is worth at most 10 €'),
   })
   .partial()
   .strict();

@@ -252,7 +252,28 @@ export class Engine {
       patch.wakeRequestedAt = at;
       patch.lastRequestSource = source;
     }
-    const next = this.commit(record, patch);
+    // Dry-run: the first request after a sleep was recorded is the wake that sleep would have needed
+    // (the savings count a projected sleep up to it).
+    const wouldWake =
+      this.settings.dryRun &&
+      record.state === 'Up' &&
+      record.dryRunSleepNotedAt !== null &&
+      at >= record.dryRunSleepNotedAt &&
+      (record.lastRequestAt === null || record.lastRequestAt < record.dryRunSleepNotedAt);
+    const next = this.commit(
+      record,
+      patch,
+      undefined,
+      wouldWake
+        ? [
+            {
+              kind: 'would-wake',
+              actor: 'request',
+              reason: `dry-run: a request (${source}) would have woken the app`,
+            },
+          ]
+        : undefined,
+    );
     if (asks) await this.evaluate(appId);
     return this.records.get(appId) ?? next;
   }

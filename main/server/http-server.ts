@@ -5,11 +5,21 @@
  * Routing comes from the shared table (shared/api-http.ts) that the dashboard's client also uses;
  * validation, errors and behaviour are the service's (the same for the IPC transport).
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallName, ReaperEvent, ReaperListener } from '../../shared/api.ts';
 import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
-import { API_PREFIX, EVENTS_PATH, HTTP_ROUTES, type HttpRoute, matchPath } from '../../shared/api-http.ts';
+import {
+  API_PREFIX,
+  EVENTS_PATH,
+  HISTORY_PATH,
+  HTTP_ROUTES,
+  type HttpRoute,
+  METRICS_PATH,
+  matchPath,
+} from '../../shared/api-http.ts';
+import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import type { Log } from '../service/session.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
@@ -19,6 +29,10 @@ export interface ApiBackend {
   call(name: CallName, raw: unknown): Promise<unknown>;
   subscribe(listener: ReaperListener): () => void;
   clock(): { now: number; timeScale: number };
+  /** GET /metrics: the Prometheus text format. */
+  metricsText?(): string;
+  /** GET /api/history?format=csv|json: the filtered history as a file, streamed a chunk at a time. */
+  historyExport?(raw: unknown): { filename: string; contentType: string; chunks: Iterable<string> };
 }
 
 export interface HttpServerOptions {
@@ -74,7 +88,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+    const metrics = path === METRICS_PATH && backend.metricsText !== undefined;
+    if (!metrics && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
       await serveStatic(req, res, path, options.staticDir);
       return;
     }
@@ -85,6 +100,22 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       sendError(res, {
         error: { code: 'unauthorized', message: 'a valid admin token is needed (Authorization: Bearer ...)' },
       });
+      return;
+    }
+    if (metrics) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, ['GET']);
+      const text = backend.metricsText!();
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
+    if (
+      path === HISTORY_PATH &&
+      req.method === 'GET' &&
+      url.searchParams.has('format') &&
+      backend.historyExport
+    ) {
+      await streamExport(res, backend.historyExport(Object.fromEntries(url.searchParams)));
       return;
     }
     if (path === EVENTS_PATH) {
@@ -256,6 +287,31 @@ export function refuseForeign(
     return 'requests from an opaque origin are refused';
   }
   return null;
+}
+
+/** Write an export chunk by chunk, waiting for the client to read (a closed connection stops it). */
+async function streamExport(
+  res: ServerResponse,
+  file: { filename: string; contentType: string; chunks: Iterable<string> },
+): Promise<void> {
+  const iterator = file.chunks[Symbol.iterator]();
+  // The first chunk is produced before the headers, so a failure there is still an error answer.
+  let next = iterator.next();
+  res.writeHead(200, {
+    'content-type': file.contentType,
+    'content-disposition': `attachment; filename="${file.filename}"`,
+  });
+  while (!next.done) {
+    if (res.destroyed) return;
+    if (!res.write(next.value)) {
+      await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    } else {
+      // Let the engine and other requests run between two pages.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    next = iterator.next();
+  }
+  res.end();
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

@@ -25,12 +25,23 @@ import { matchesFilter, toAppView } from '../../shared/app-view.ts';
 import type { AppRecord } from '../../shared/domain.ts';
 import { DAY, MINUTE } from '../../shared/durations.ts';
 import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportFileName,
+  historyFilterSchema,
+} from '../../shared/history.ts';
 import { nextTransitions } from '../../shared/schedule.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { sleepDueAt } from '../engine/decide.ts';
 import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
+import { expectedWakeMs, transitionDurationsOf } from '../reports/durations.ts';
+import { EXPORT_CONTENT_TYPES, exportHistory } from '../reports/history-export.ts';
+import { loadSavingsReport } from '../reports/savings-report.ts';
+import { queryHistory } from '../store/history-queries.ts';
 import type { CredentialsManager } from './credentials.ts';
+import type { Operations } from './operations.ts';
 import { RIVAL_WINDOW_MS, RivalDetector } from './rival-detector.ts';
 import type { Log, Session, SessionFactory } from './session.ts';
 
@@ -40,6 +51,8 @@ export interface ReaperServiceDeps {
   /** What to open at start: the demo, or the account of the credentials found (none: first run). */
   initial: 'demo' | 'account';
   version: string;
+  /** Metrics and team alerts (see operations.ts); without them, the webhook calls are unavailable. */
+  operations?: Pick<Operations, 'metrics' | 'webhooks' | 'close'>;
   log?: Log;
   /** Warnings of the shell (a settings file set aside...), shown with the problems of the status. */
   notices?: () => string[];
@@ -85,6 +98,7 @@ export class ReaperService {
     this.closed = true;
     await this.switching;
     await this.closeSession();
+    this.deps.operations?.close();
     this.listeners.clear();
   }
 
@@ -131,6 +145,38 @@ export class ReaperService {
     }
   }
 
+  /** The median of the app's last 20 starts (the waking page's "usually ready in about ..."). */
+  expectedWakeMs(appId: string): number | null {
+    const s = this.session;
+    return s ? expectedWakeMs(s.store, appId) : null;
+  }
+
+  /** The metrics in the Prometheus text format (GET /metrics). */
+  metricsText(): string {
+    const ops = this.deps.operations;
+    if (!ops) throw new NotFoundError('metrics');
+    return ops.metrics.expose();
+  }
+
+  /**
+   * The filtered history as a file, produced a page at a time: the transport streams `chunks`
+   * (GET /api/history?format=csv). The input is checked before anything is produced.
+   */
+  historyExport(raw: unknown): { filename: string; contentType: string; chunks: Iterable<string> } {
+    const { format, ...rest } = (raw ?? {}) as Record<string, unknown>;
+    if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
+      throw new InputError([{ field: 'format', message: 'csv or json' }]);
+    }
+    const filter = parseInput(historyFilterSchema, rest);
+    const s = this.need();
+    const f = format as ExportFormat;
+    return {
+      filename: exportFileName(f, s.clock.now()),
+      contentType: EXPORT_CONTENT_TYPES[f],
+      chunks: exportHistory(s.store.db, filter, f),
+    };
+  }
+
   /** The ReaperApi served in-process (tests, and a shell that needs no transport). */
   api(): ReaperApi {
     return apiFromInvoke(
@@ -173,6 +219,7 @@ export class ReaperService {
         ranges,
         nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
         traffic: s.traffic.appTraffic(appId),
+        durations: transitionDurationsOf(s.store, appId),
       };
       return detail;
     },
@@ -305,7 +352,32 @@ export class ReaperService {
       if (this.session?.mode !== 'demo') await this.switchTo(() => this.deps.sessions.demo());
       return this.status();
     },
+
+    historyQuery: async (query) => queryHistory(this.need().store.db, query),
+
+    savings: async ({ timeZone }) => {
+      const s = this.need();
+      return loadSavingsReport({
+        store: s.store,
+        now: s.clock.now(),
+        timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        settings: s.config.settings(),
+        managed: new Map(s.engine.list().map((r) => [r.appId, r.name])),
+        nextMustBeUpAfter: (appId, t) => s.engine.scheduleOf(appId).nextStartAfter(t),
+      });
+    },
+
+    webhookStatus: async () => this.operations().webhooks.status(),
+
+    testWebhook: async ({ url, format }) =>
+      this.operations().webhooks.test({ url, format }, this.session?.clock.now() ?? Date.now()),
   };
+
+  private operations(): NonNullable<ReaperServiceDeps['operations']> {
+    const ops = this.deps.operations;
+    if (!ops) throw new UnavailableError('team alerts are not available in this shell');
+    return ops;
+  }
 
   // ---- helpers ---------------------------------------------------------------------------------
 

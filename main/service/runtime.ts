@@ -11,6 +11,7 @@ import type { KeyValueBackend } from '../store/config-store.ts';
 import { JsonFileBackend } from '../store/json-file-backend.ts';
 import { openDatastore } from '../store/open-datastore.ts';
 import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from './credentials.ts';
+import { Operations, type OperationsOptions } from './operations.ts';
 import { OwnerOnlyFileSecrets, RealCredentials, type SecretStore } from './real-credentials.ts';
 import { ReaperService } from './reaper-service.ts';
 import { createSessionFactory, type Log } from './session.ts';
@@ -43,6 +44,8 @@ export interface RuntimeOptions {
   clever?: CleverCloudPort;
   /** Tests: the credentials manager. */
   credentials?: CredentialsManager;
+  /** Tests: timings of the webhooks and of the history retention. */
+  operations?: Pick<OperationsOptions, 'webhooks' | 'retention'>;
 }
 
 export async function startRuntime(options: RuntimeOptions): Promise<ReaperService> {
@@ -52,6 +55,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
   const scaled = options.timeScale === 1 ? systemClock : new ScaledClock(options.timeScale, origin);
   const demoClock = options.demoClock ?? scaled;
   const accountClock = options.accountClock ?? (options.timeScale === 1 ? undefined : scaled);
+  // Metrics, team alerts, history retention and instance facts, beside each session (operations.ts).
+  const operations = new Operations({
+    version: options.version ?? '0.0.0',
+    ...(log ? { log } : {}),
+    ...options.operations,
+  });
   const sessions = createSessionFactory({
     demoClock,
     ...(accountClock ? { accountClock } : {}),
@@ -64,6 +73,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
       if (opened.problem) log?.('error', opened.problem);
       return opened;
     },
+    enginePort: operations.enginePort,
+    onCall: operations.metrics.onCall,
     ...(log ? { log } : {}),
   });
   const credentials =
@@ -75,13 +86,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
           secrets: options.secrets ?? new OwnerOnlyFileSecrets(join(options.dataDir, 'credentials.json')),
           apiUrl: options.apiUrl,
           env,
+          onCall: operations.metrics.onCall,
           ...(log ? { log } : {}),
         }));
   const service = new ReaperService({
-    sessions,
+    sessions: operations.sessions(sessions),
     credentials,
     initial: options.demo ? 'demo' : 'account',
     version: options.version ?? '0.0.0',
+    operations,
     ...(log ? { log } : {}),
     ...(options.notices ? { notices: options.notices } : {}),
   });

@@ -9,18 +9,19 @@
  * Both follow the access logs of their apps and run the wake proxy while a route has host names.
  */
 
-import { CleverClient } from '../clever/client.ts';
+import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
+import { expectedWakeMs } from '../reports/durations.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
-import { median, SessionTraffic } from '../traffic/session-traffic.ts';
+import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
 import { EventFollower, type EventSource } from './event-follower.ts';
 
@@ -65,6 +66,16 @@ export interface SessionOptions {
    * manual clock cannot wait for); its traffic then reaches the engine directly.
    */
   inProcessDemo?: boolean;
+  /**
+   * The port the engine is given, from the session's own (to observe what the engine reads and calls;
+   * `session.clever` stays the port itself).
+   */
+  enginePort?: (
+    clever: CleverCloudPort,
+    context: { mode: 'demo' | 'account'; store: Datastore; clock: Clock },
+  ) => CleverCloudPort;
+  /** Every Clever Cloud call of the demo's client (for metrics; an account's client has its own). */
+  onCall?: (call: CallRecord) => void;
   log?: Log;
 }
 
@@ -95,11 +106,19 @@ interface Parts {
   onClose?: () => Promise<void> | void;
   /** Wait (up to 5 s) for the engine's first read of Clever Cloud (not on a manual clock). */
   waitFirstSweep?: boolean;
+  /** The port the engine is given (see SessionOptions.enginePort). */
+  enginePort?: CleverCloudPort;
 }
 
 async function open(parts: Parts): Promise<Session> {
   const { clock, config, store, clever, log } = parts;
-  const engine = new Engine({ clock, clever, store, config, ...(log ? { log } : {}) });
+  const engine = new Engine({
+    clock,
+    clever: parts.enginePort ?? clever,
+    store,
+    config,
+    ...(log ? { log } : {}),
+  });
   const offConfig = config.onChange(() => engine.configChanged());
   const traffic = new SessionTraffic({
     engine,
@@ -107,7 +126,7 @@ async function open(parts: Parts): Promise<Session> {
     clock,
     accessLogs: accessLogsOf(clever),
     upstream: cleverUpstream(clever, parts.origin ? { origin: parts.origin } : {}),
-    expectedWakeMs: (appId) => median(store.transitionDurations(appId, 'start', 20)),
+    expectedWakeMs: (appId) => expectedWakeMs(store, appId),
     ...(log ? { log } : {}),
   });
   const socket = eventsOf(clever);
@@ -149,22 +168,27 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       // The demo's wake proxy takes any free port, so that demos and tests never fight over one.
       config.updateSettings({ wakeProxyPort: 0, ...scenario.settings });
       for (const app of scenario.apps) config.createRoute(app.route);
+      const store = new Datastore(':memory:');
+      if (scenario.pastHistory) store.commit({ history: scenario.pastHistory(clock.now()) });
+      const observed = (clever: CleverCloudPort) =>
+        options.enginePort?.(clever, { mode: 'demo', store, clock }) ?? clever;
       const common = {
         mode: 'demo' as const,
         scenario: options.scenario,
         clock,
         timeScale: options.timeScale,
         config,
-        store: new Datastore(':memory:'),
+        store,
         problem: null,
         ...(log ? { log } : {}),
       };
       if (options.inProcessDemo) {
         let session: Session | null = null;
+        const clever = new InProcessCleverPort(scenario.cloud);
         const stop = scenario.startTraffic(
           (appId, at) => void session?.engine.request(appId, 'access-log', at),
         );
-        session = await open({ ...common, clever: new InProcessCleverPort(scenario.cloud), onClose: stop });
+        session = await open({ ...common, clever, enginePort: observed(clever), onClose: stop });
         return session;
       }
       const simulator = await startSimulatorServer({ cloud: scenario.cloud });
@@ -175,11 +199,13 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       );
       const clever = new CleverClient({
         credentials: { ...credentials, source: 'demo', detail: 'the demo simulator' },
+        ...(options.onCall ? { onCall: options.onCall } : {}),
       });
       const stopTraffic = scenario.startTraffic();
       return open({
         ...common,
         clever,
+        enginePort: observed(clever),
         origin: simulator.url,
         waitFirstSweep: true,
         onClose: async () => {
@@ -192,7 +218,9 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
     async account(clever) {
       const clock = options.accountClock ?? systemClock;
       const { store, problem } = options.accountDatastore();
+      const enginePort = options.enginePort?.(clever, { mode: 'account', store, clock }) ?? clever;
       return open({
+        enginePort,
         mode: 'account',
         scenario: null,
         clock,

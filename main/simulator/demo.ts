@@ -10,12 +10,17 @@
  * - partner-portal: MODERATED on Clever Cloud (Error, unexpected state);
  * - docs-preview: must be up on weekdays during office hours (Paris time);
  * - metrics-dashboard: its stops never complete (Error after the fail timeout).
+ *
+ * It starts with 30 days of simulated history for four apps (awake on weekday office hours, asleep at
+ * night and on weekends; docs-preview's first week in dry-run), so the History and Savings views have
+ * something to show at once.
  */
-import { MINUTE, SECOND } from '../../shared/durations.ts';
+import type { HistoryEntry } from '../../shared/domain.ts';
+import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import type { Clock } from '../engine/ports.ts';
-import { SimulatedCloud } from './model.ts';
+import { FLAVORS, SimulatedCloud } from './model.ts';
 
 export interface DemoApp {
   appId: string;
@@ -34,6 +39,8 @@ export interface DemoScenario {
    * (in-process tests without the follower). Returns the function that stops it.
    */
   startTraffic(onRequest?: (appId: string, at: number) => void): () => void;
+  /** History from before the demo started, written into its datastore first. */
+  pastHistory?: (now: number) => HistoryEntry[];
 }
 
 export const DEMO_SETTINGS: SettingsUpdate = {
@@ -68,10 +75,10 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
   const shop = add(
     acme.id,
     'shop-staging',
-    {},
+    { flavor: { ...FLAVORS.M }, instances: 2 },
     { gracePeriodMs: 5 * MINUTE, hosts: ['shop.staging.localhost'] },
   );
-  add(acme.id, 'blog-review-42', {});
+  const blog = add(acme.id, 'blog-review-42', { flavor: { ...FLAVORS.S } });
   const sandbox = add(
     acme.id,
     'api-sandbox',
@@ -82,10 +89,10 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
   cloud.injectOutcomes(billing.id, 'fail');
   const legacy = add(me, 'legacy-admin', { neverDeployed: true });
   add(me, 'partner-portal', { state: 'MODERATED' });
-  add(
+  const docs = add(
     me,
     'docs-preview',
-    {},
+    { flavor: { ...FLAVORS.nano } },
     {
       gracePeriodMs: 3 * MINUTE,
       ranges: [{ days: 'Mon-Fri', start: '09:00', end: '18:00', timeZone: 'Europe/Paris' }],
@@ -102,7 +109,89 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
       every(5 * MINUTE, () => cloud.recordRequest(legacy.id, { path: '/' }), 90 * SECOND);
     });
 
-  return { cloud, apps, settings: DEMO_SETTINGS, startTraffic };
+  const pastHistory = (now: number) =>
+    [shop, blog, sandbox, docs].flatMap((app, n) =>
+      // docs-preview spent its first week in dry-run, before the reaper put it to sleep for real.
+      officeHoursHistory(app.id, now, 30, n + 1, app === docs ? 7 : 0),
+    );
+
+  return { cloud, apps, settings: DEMO_SETTINGS, startTraffic, pastHistory };
+}
+
+/**
+ * `days` days of an app under the reaper before `now`: woken by a request on weekday mornings, put to
+ * sleep in the evening after its grace period, asleep on weekends; times vary a little from day to day.
+ * With `dryRunDays`, its first days were in dry-run: it stayed up, and the history has the sleeps the
+ * reaper would have done and the requests that would have woken it.
+ */
+export function officeHoursHistory(
+  appId: string,
+  now: number,
+  days: number,
+  seed: number,
+  dryRunDays = 0,
+): HistoryEntry[] {
+  let state = seed * 7919;
+  const jitter = (maxMs: number) => {
+    state = (state * 48271) % 2147483647;
+    return Math.floor((state / 2147483647) * maxMs);
+  };
+  const out: HistoryEntry[] = [];
+  const add = (
+    at: number,
+    kind: HistoryEntry['kind'],
+    from: HistoryEntry['from'],
+    to: HistoryEntry['to'],
+    actor: HistoryEntry['actor'],
+    reason: string,
+  ) => out.push({ appId, at, kind, from, to, actor, reason });
+  const firstDay = Math.floor((now - days * DAY) / DAY) * DAY;
+  const idleReason = 'no traffic for 2 min (grace period 2 min), last deployment OK';
+  add(firstDay, 'transition', null, 'WaitingForInit', 'operator', 'put under the reaper by a route');
+  let asleep = dryRunDays === 0;
+  let wouldSleep = false;
+  add(
+    firstDay + 5 * SECOND,
+    'transition',
+    'WaitingForInit',
+    asleep ? 'Down' : 'Up',
+    'reaper',
+    `Clever Cloud says ${asleep ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP'}`,
+  );
+  for (let day = firstDay; day < now - DAY; day += DAY) {
+    const weekday = new Date(day).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    const wake = day + 7 * HOUR + jitter(2 * HOUR);
+    const up = wake + 40 * SECOND + jitter(30 * SECOND);
+    const idle = day + 16 * HOUR + jitter(3 * HOUR);
+    const stopped = idle + 5 * SECOND + jitter(5 * SECOND);
+    if (wouldSleep) {
+      add(
+        wake,
+        'would-wake',
+        null,
+        null,
+        'request',
+        'dry-run: a request (access-log) would have woken the app',
+      );
+      wouldSleep = false;
+    }
+    if (day < firstDay + dryRunDays * DAY) {
+      add(idle, 'would-sleep', null, null, 'reaper', `dry-run: would stop the app; ${idleReason}`);
+      wouldSleep = true;
+      continue;
+    }
+    if (asleep) {
+      add(wake, 'transition', 'Down', 'WaitingForUp', 'request', 'asked for by access-log');
+      add(wake + 300, 'start-asked', null, null, 'request', 'Clever Cloud accepted the start');
+      add(up, 'transition', 'WaitingForUp', 'Up', 'reaper', 'Clever Cloud says SHOULD_BE_UP, deployment OK');
+    }
+    add(idle, 'transition', 'Up', 'WaitingForShutdown', 'reaper', idleReason);
+    add(idle + 300, 'stop-asked', null, null, 'reaper', 'Clever Cloud accepted the stop (DELETE instances)');
+    add(stopped, 'transition', 'WaitingForShutdown', 'Down', 'reaper', 'Clever Cloud says SHOULD_BE_DOWN');
+    asleep = true;
+  }
+  return out;
 }
 
 /** A traffic loop on the scenario's clock; returns the function that stops it. */

@@ -113,7 +113,22 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   failAfterMs: 30 * SECOND,
 };
 
-export const DEFAULT_FLAVOR = { name: 'XS', mem: 1024, cpus: 1, price: 0.3436 };
+/**
+ * Flavors as the Clever Cloud API describes them (ApplicationView instance.minFlavor and flavors[]):
+ * memory in MB, CPUs, and `price` with the values a public ApplicationView sample shows. The API gives
+ * no unit for it: read as drops per 10 minutes at 0.0097 € a drop, XS is the documented 0.02 € an hour
+ * (see shared/savings.ts for the sources, and why the unit stays a setting).
+ */
+export const FLAVORS = {
+  pico: { name: 'pico', mem: 256, cpus: 1, price: 0.1073883162 },
+  nano: { name: 'nano', mem: 512, cpus: 1, price: 0.1431844215 },
+  XS: { name: 'XS', mem: 1024, cpus: 1, price: 0.3436 },
+  S: { name: 'S', mem: 2048, cpus: 2, price: 0.6873 },
+  M: { name: 'M', mem: 4096, cpus: 4, price: 1.7182 },
+  L: { name: 'L', mem: 8192, cpus: 6, price: 3.4364 },
+} as const;
+
+export const DEFAULT_FLAVOR: SimApp['flavor'] = FLAVORS.XS;
 
 export class SimError extends Error {
   readonly status: number;

@@ -10,7 +10,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { Clock } from '../engine/ports.ts';
 import { buildDemoScenario, type DemoApp, type DemoScenario, trafficLoop } from './demo.ts';
-import { SimulatedCloud } from './model.ts';
+import { FLAVORS, SimulatedCloud } from './model.ts';
 
 export const SCENARIOS = {
   demo: buildDemoScenario,
@@ -70,10 +70,15 @@ export function buildE2eScenario(clock: Clock): DemoScenario {
     {},
     { gracePeriodMs: 5 * MINUTE, hosts: ['shop.staging.localhost'] },
   );
-  add(acme.id, 'api-sandbox', { state: 'SHOULD_BE_DOWN' });
+  add(acme.id, 'api-sandbox', { state: 'SHOULD_BE_DOWN', flavor: { ...FLAVORS.S }, instances: 2 });
   const billing = add(acme.id, 'billing-preview', { state: 'SHOULD_BE_DOWN' });
   cloud.injectOutcomes(billing.id, 'fail');
-  add(acme.id, 'old-reports', { state: 'SHOULD_BE_DOWN' }, { label: 'old reports (to retire)' });
+  add(
+    acme.id,
+    'old-reports',
+    { state: 'SHOULD_BE_DOWN', flavor: { ...FLAVORS.nano } },
+    { label: 'old reports (to retire)' },
+  );
   add(acme.id, 'nightly-batch', {});
   add(acme.id, 'qa-env', {});
   add(

@@ -79,6 +79,34 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
       CREATE INDEX history_app_at ON history (app_id, at);
       CREATE INDEX history_at ON history (at);
     `),
+  // 2: the history across apps (filters on kind, actor and states, newest first by at and id), the
+  // names of apps kept after their release, and the instance facts the savings estimate needs.
+  (db) =>
+    db.exec(`
+      CREATE INDEX history_kind_at ON history (kind, at);
+      CREATE INDEX history_actor_at ON history (actor, at);
+      CREATE INDEX history_to_at ON history (to_state, at);
+      CREATE INDEX history_from_at ON history (from_state, at);
+      CREATE TABLE app_names (
+        app_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        owner_id TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO app_names (app_id, name, owner_id) SELECT app_id, name, owner_id FROM app_state;
+      CREATE TRIGGER app_state_keeps_name AFTER INSERT ON app_state BEGIN
+        INSERT INTO app_names (app_id, name, owner_id) VALUES (NEW.app_id, NEW.name, NEW.owner_id)
+          ON CONFLICT (app_id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id
+          WHERE name IS NOT excluded.name OR owner_id IS NOT excluded.owner_id;
+      END;
+      CREATE TABLE app_facts (
+        app_id TEXT PRIMARY KEY,
+        flavor_name TEXT,
+        flavor_price REAL,
+        min_instances INTEGER,
+        max_instances INTEGER,
+        seen_at INTEGER NOT NULL
+      ) STRICT;
+    `),
 ];
 
 export class Datastore implements EngineStore {

@@ -131,11 +131,3 @@ export class SessionTraffic {
     return run;
   }
 }
-
-/** The median of a list of durations, or null. */
-export function median(values: readonly number[]): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -3,6 +3,7 @@
  * from the headless server (HTTP + server-sent events). The dashboard knows nothing else.
  */
 import type { ReaperApi } from '../../shared/api.ts';
+import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
 import { apiFromBridge, type ReaperBridge } from '../../shared/ipc.ts';
 import { createHttpClient } from './http-client.ts';
 import type { StreamState } from './sse.ts';
@@ -13,6 +14,11 @@ export type ConnectionState = StreamState;
 export interface DashboardApi extends ReaperApi {
   /** The state of the event stream, for a transport that has one (HTTP); IPC is always connected. */
   onConnection?(listener: (state: ConnectionState) => void): () => void;
+  /**
+   * The filtered history as a file (GET /api/history?format=...), for a transport that can stream it;
+   * the dashboard offers the download when this is there.
+   */
+  exportHistory?(format: ExportFormat, filter: HistoryFilter): Promise<{ blob: Blob; filename: string }>;
 }
 
 declare global {

@@ -4,7 +4,7 @@
  */
 import { apiFromInvoke, type CallName, type ReaperEvent, type ReaperListener } from '../../shared/api.ts';
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
-import { EVENTS_PATH, fillPath, HTTP_ROUTES } from '../../shared/api-http.ts';
+import { EVENTS_PATH, fillPath, HISTORY_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
 import type { DashboardApi } from './dashboard-api.ts';
 import { openStream, type StreamState } from './sse.ts';
 
@@ -99,6 +99,33 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
 
   return {
     ...apiFromInvoke(invoke, subscribe),
+    async exportHistory(format, filter) {
+      const query = new URLSearchParams({ format });
+      for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== null) query.set(k, String(v));
+      let res: Response;
+      try {
+        res = await doFetch(`${options.baseUrl}${HISTORY_PATH}?${query}`, {
+          headers: auth(),
+          cache: 'no-store',
+        });
+      } catch (error) {
+        throw new ApiError('unavailable', `the reaper cannot be reached (${(error as Error).message})`);
+      }
+      if (!res.ok) {
+        const text = await res.text();
+        let parsed: unknown = null;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = null;
+        }
+        if (isErrorBody(parsed)) throw fromErrorBody(parsed);
+        throw new ApiError('internal', `HTTP ${res.status}`);
+      }
+      const disposition = res.headers.get('content-disposition') ?? '';
+      const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `clever-reaper-history.${format}`;
+      return { blob: await res.blob(), filename };
+    },
     onConnection(listener) {
       connectionListeners.add(listener);
       listener(connection);

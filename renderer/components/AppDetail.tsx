@@ -6,15 +6,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AppTrafficView, AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
-import {
-  CONSOLE_LABELS,
-  type HistoryEntry,
-  type HistoryKind,
-  type TrafficSource,
-} from '../../shared/domain.ts';
+import { CONSOLE_LABELS, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
 import { formatDuration, HOUR } from '../../shared/durations.ts';
 import { formatZoned } from '../../shared/schedule.ts';
-import { ago, clockTime, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import { ago, clockTime, fullTime, KIND_LABELS, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { noteCell, sleepCell } from './AppsView.tsx';
@@ -173,6 +168,7 @@ function Body({ app }: { app: AppView }) {
             </dd>
           </>
         )}
+        {detail && <Durations durations={detail.durations} />}
         {note && !app.cause && (
           <>
             <dt>Note</dt>
@@ -237,6 +233,22 @@ function Body({ app }: { app: AppView }) {
         <Timeline history={entries} state={app.state} now={now} />
         <HistoryList entries={entries} />
       </section>
+    </>
+  );
+}
+
+/** The median and worst of the last 20 starts and stops: what a visitor of the waking page is told. */
+function Durations({ durations }: { durations: Detail['durations'] }) {
+  const line = (s: Detail['durations']['start']) =>
+    s.count === 0 || s.medianMs === null || s.worstMs === null
+      ? 'none yet'
+      : `usually ${formatDuration(s.medianMs)}, at worst ${formatDuration(s.worstMs)} (last ${s.count})`;
+  return (
+    <>
+      <dt>Starts</dt>
+      <dd>{line(durations.start)}</dd>
+      <dt>Stops</dt>
+      <dd>{line(durations.stop)}</dd>
     </>
   );
 }
@@ -346,18 +358,6 @@ function KeepAwake({ app, now }: { app: AppView; now: number }) {
     </section>
   );
 }
-
-const KIND_LABELS: Record<HistoryKind, string> = {
-  transition: '',
-  'stop-asked': 'stop sent',
-  'start-asked': 'start sent',
-  'restart-asked': 'start sent again',
-  'would-sleep': 'would sleep (dry-run)',
-  release: 'released',
-  reset: 'reset',
-  'call-failed': 'call failed',
-  'keep-awake': 'keep awake',
-};
 
 /** What counted as traffic, and what the route's filters ignored, and why. */
 function TrafficSection({ traffic }: { traffic: AppTrafficView }) {

@@ -11,6 +11,7 @@ import { msTo } from '../lib/format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { ConnectAccount } from './FirstRun.tsx';
+import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
 
 type PaceKey =
   | 'intervalMs'
@@ -77,6 +78,8 @@ export function SettingsView() {
       <Switches settings={settings} />
       <Paces settings={settings} />
       <WakeProxySettings settings={settings} />
+      <HistorySavingsSettings settings={settings} />
+      <TeamAlerts settings={settings} />
       <section className="card" aria-labelledby="credentials-title">
         <h2 id="credentials-title">Clever Cloud account</h2>
         <Credentials />

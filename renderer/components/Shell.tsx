@@ -11,8 +11,10 @@ import type { View } from '../store/dashboard-store.ts';
 import { AppDetailPanel } from './AppDetail.tsx';
 import { AppsView } from './AppsView.tsx';
 import { FirstRun } from './FirstRun.tsx';
+import { HistoryView } from './HistoryView.tsx';
 import { CloseIcon, Logo, StateIcon } from './icons.tsx';
 import { RoutesView } from './RoutesView.tsx';
+import { SavingsView } from './SavingsView.tsx';
 import { SettingsView } from './SettingsView.tsx';
 
 export function Shell() {
@@ -55,6 +57,8 @@ export function Shell() {
       <Banners />
       <main id="main" tabIndex={-1} className={`main view-${view}`}>
         {view === 'apps' && <AppsView />}
+        {view === 'history' && <HistoryView />}
+        {view === 'savings' && <SavingsView />}
         {view === 'routes' && <RoutesView />}
         {view === 'settings' && <SettingsView />}
       </main>
@@ -66,6 +70,8 @@ export function Shell() {
 
 const NAV: { view: View; label: string }[] = [
   { view: 'apps', label: 'Apps' },
+  { view: 'history', label: 'History' },
+  { view: 'savings', label: 'Savings' },
   { view: 'routes', label: 'Routes' },
   { view: 'settings', label: 'Settings' },
 ];

@@ -1,5 +1,5 @@
 /** How the dashboard writes times, durations and sources. Times are on the engine's clock. */
-import type { TrafficSource } from '../../shared/domain.ts';
+import type { HistoryKind, TrafficSource } from '../../shared/domain.ts';
 import { DAY, formatDuration, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 
 export { formatDuration };
@@ -73,3 +73,17 @@ export const SOURCE_LABELS: Record<TrafficSource, string> = {
 export function msTo(ms: number, unit: number): string {
   return String(Math.round((ms / unit) * 1000) / 1000);
 }
+
+/** What a history entry that is not a plain transition says it is. */
+export const KIND_LABELS: Record<HistoryKind, string> = {
+  transition: '',
+  'stop-asked': 'stop sent',
+  'start-asked': 'start sent',
+  'restart-asked': 'start sent again',
+  'would-sleep': 'would sleep (dry-run)',
+  'would-wake': 'would wake (dry-run)',
+  release: 'released',
+  reset: 'reset',
+  'call-failed': 'call failed',
+  'keep-awake': 'keep awake',
+};

@@ -13,7 +13,7 @@ import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
 
-export type View = 'apps' | 'routes' | 'settings';
+export type View = 'apps' | 'history' | 'savings' | 'routes' | 'settings';
 
 export interface Filters {
   search: string;
@@ -60,6 +60,8 @@ export interface DashboardState {
   unreachable: Record<string, { message: string; at: number }>;
   /** Actions under way, per app. */
   busy: Record<string, AppAction | 'keep-awake'>;
+  /** History entries pushed since the page loaded (the History view offers to show the new ones). */
+  historyEvents: number;
 
   start(): () => void;
   reload(): Promise<void>;
@@ -135,7 +137,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         }
         return apps;
       };
-      let { routes, settings, clock, history, selectedAppId, unreachable, status } = s;
+      let { routes, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
       const toasts: Toast[] = [];
       let show: string | null = null;
       for (const { event: e, seq } of events) {
@@ -161,6 +163,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             appsCopied = true;
             break;
           case 'history':
+            historyEvents++;
             if (
               history &&
               history.appId === e.entry.appId &&
@@ -205,7 +208,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           delete unreachable[ownerId];
         }
       }
-      set({ apps, routes, settings, clock, history, selectedAppId, unreachable, status });
+      set({ apps, routes, settings, clock, history, selectedAppId, unreachable, status, historyEvents });
       for (const t of toasts) pushToast(t);
       // The desktop asked to show an app (a notification or a link was clicked).
       if (show) {
@@ -255,6 +258,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       toasts: [],
       unreachable: {},
       busy: {},
+      historyEvents: 0,
 
       start() {
         const off = api.subscribe((event, seq) => {

@@ -119,6 +119,10 @@ export function fakeApi(
       ranges: [],
       nextTransitions: [],
       traffic: { counted: 0, bySource: {}, ignored: {}, lastIgnoredAt: null, accessLog: null },
+      durations: {
+        start: { count: 3, medianMs: 45_000, worstMs: 70_000 },
+        stop: { count: 0, medianMs: null, worstMs: null },
+      },
     }),
     history: () => options.history ?? [],
     reset: ({ appId }: { appId: string }) => byId(appId),
@@ -160,6 +164,15 @@ export function fakeApi(
     updateSettings: (patch: Partial<Settings>) => ({ ...settings, ...patch }),
     credentials: () => status.credentials,
     startDemo: () => ({ ...status, mode: 'demo' }),
+    historyQuery: () => ({
+      entries: (options.history ?? []).map((h, i) => ({
+        ...h,
+        id: h.id ?? i + 1,
+        appName: apps.find((a) => a.appId === h.appId)?.name ?? h.appId,
+      })),
+      nextCursor: null,
+    }),
+    webhookStatus: () => [],
   };
   const api = apiFromInvoke(
     async (name, input) => {

@@ -1,0 +1,57 @@
+/**
+ * The history across apps and the savings, in the dashboard against the real engine: filters, the
+ * CSV download, the savings of an app asleep, and the metrics endpoint behind the admin token.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures.ts';
+
+test('the history can be filtered by app and downloaded as a CSV with its header row', async ({
+  page,
+  reaper,
+}) => {
+  await page.goto(reaper.dashboardUrl);
+  await page.getByRole('button', { name: /^History/ }).click();
+  const table = page.getByRole('table', { name: 'History, newest first' });
+  await expect(table.getByRole('button', { name: 'api-sandbox' }).first()).toBeVisible();
+  await page.getByLabel('App', { exact: true }).selectOption({ label: 'api-sandbox' });
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(table.getByRole('row').nth(1)).toContainText('api-sandbox');
+  const names = await table.locator('tbody tr td:nth-child(2) button').allTextContents();
+  expect(new Set(names)).toEqual(new Set(['api-sandbox']));
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^clever-reaper-history-\d{4}-\d\d-\d\d\.csv$/);
+  const text = readFileSync(await download.path(), 'utf8');
+  const [header, ...rows] = text.split('\r\n');
+  expect(header).toBe('id,time,app_id,app_name,kind,from_state,to_state,from_label,to_label,actor,reason');
+  expect(rows.filter(Boolean).every((r) => r.includes(',api-sandbox,'))).toBe(true);
+  expect(text).toContain('put under the reaper by a route');
+});
+
+test('the savings show an app asleep, priced from its flavor, with the price unit stated', async ({
+  page,
+  reaper,
+}) => {
+  await page.goto(reaper.dashboardUrl);
+  await page.getByRole('button', { name: /^Savings/ }).click();
+  const row = page.getByRole('row', { name: /api-sandbox/ });
+  await expect(row).toContainText('S × 2');
+  await expect(page.getByText(/read as drops per 10 minutes × 0.0097 € per drop/)).toBeVisible();
+  await expect(page.getByText(/Unconfirmed: Clever Cloud does not state the unit/)).toBeVisible();
+  // Asleep since the first sweep: some minutes of engine time by now.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(row.locator('td').nth(2)).not.toHaveText('0 h', { timeout: 1000 });
+  }).toPass();
+});
+
+test('GET /metrics answers with the admin token only, in the Prometheus text format', async ({ reaper }) => {
+  expect((await fetch(`${reaper.url}/metrics`)).status).toBe(401);
+  const res = await fetch(`${reaper.url}/metrics`, { headers: { authorization: `Bearer ${reaper.token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('version=0.0.4');
+  expect(await res.text()).toMatch(/^clever_reaper_apps\{state="Error",label="Error"\} 1$/m);
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { type HistoryEntry, newRecord } from '../../shared/domain.ts';
+import { MINUTE } from '../../shared/durations.ts';
+import { HISTORY_CSV_COLUMNS } from '../../shared/history.ts';
+import { Datastore } from '../store/datastore.ts';
+import { exportHistory } from './history-export.ts';
+
+/**
+ * A strict RFC 4180 reader: records end with CRLF, fields are separated by commas, a quoted field may
+ * hold commas, CR, LF and doubled quotes; anything else (a bare quote, text after a closing quote, a
+ * lone LF) is an error, so an export that only looks right fails.
+ */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let i = 0;
+  const fail = (why: string) => {
+    throw new Error(`not RFC 4180 at ${i}: ${why}`);
+  };
+  while (i < text.length) {
+    let field = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= text.length) fail('an unclosed quote');
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += text[i++];
+      }
+    } else {
+      while (i < text.length && text[i] !== ',' && text[i] !== '\r') {
+        if (text[i] === '"' || text[i] === '\n') fail('a quote or a line feed in an unquoted field');
+        field += text[i++];
+      }
+    }
+    record.push(field);
+    if (text[i] === ',') {
+      i++;
+    } else if (text.startsWith('\r\n', i)) {
+      i += 2;
+      records.push(record);
+      record = [];
+    } else fail('a field must end with a comma or CRLF');
+  }
+  if (record.length) fail('the last record has no CRLF');
+  return records;
+}
+
+const T = Date.UTC(2026, 0, 5, 9, 30, 15, 250);
+
+function store(count = 3) {
+  const s = new Datastore(':memory:');
+  s.commit({ upsert: newRecord('app_docs', 'orga_acme', 'docs, "preview"', T), history: [] });
+  const history: HistoryEntry[] = [];
+  for (let n = 0; n < count; n++) {
+    history.push({
+      appId: 'app_docs',
+      at: T + n * MINUTE,
+      kind: 'transition',
+      from: 'Up',
+      to: 'WaitingForShutdown',
+      actor: 'reaper',
+      reason: n === 0 ? 'line one\r\nline two, with "quotes"' : `idle ${n}`,
+    });
+  }
+  s.commit({ history });
+  return s;
+}
+
+describe('the history export', () => {
+  it('writes a CSV that parses back (RFC 4180) with the header row and the right columns', () => {
+    const s = store();
+    const text = [...exportHistory(s.db, {}, 'csv')].join('');
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toEqual([...HISTORY_CSV_COLUMNS]);
+    expect(rows).toHaveLength(3);
+    const byColumn = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])));
+    const oldest = byColumn.at(-1)!;
+    expect(oldest).toMatchObject({
+      time: '2026-01-05T09:30:15.250Z',
+      app_id: 'app_docs',
+      app_name: 'docs, "preview"',
+      kind: 'transition',
+      from_state: 'Up',
+      to_state: 'WaitingForShutdown',
+      from_label: 'Up',
+      to_label: 'Going to sleep',
+      actor: 'reaper',
+      reason: 'line one\r\nline two, with "quotes"',
+    });
+    expect(rows.every((r) => r.length === HISTORY_CSV_COLUMNS.length)).toBe(true);
+    // Newest first, like the screen.
+    expect(byColumn.map((r) => r.reason)).toEqual(['idle 2', 'idle 1', oldest.reason]);
+  });
+
+  it('writes JSON: one array, newest first, with ISO times', () => {
+    const s = store();
+    const rows = JSON.parse([...exportHistory(s.db, {}, 'json')].join('')) as Record<string, unknown>[];
+    expect(rows).toHaveLength(3);
+    expect(rows[2]).toMatchObject({ appName: 'docs, "preview"', time: '2026-01-05T09:30:15.250Z', at: T });
+    expect(JSON.parse([...exportHistory(s.db, { actor: 'operator' }, 'json')].join(''))).toEqual([]);
+  });
+
+  it('produces a large history a page at a time, never all at once', () => {
+    const s = store(2500);
+    const chunks = [...exportHistory(s.db, {}, 'csv', 1000)];
+    // The header, then three pages.
+    expect(chunks).toHaveLength(4);
+    expect(parseCsv(chunks.join(''))).toHaveLength(2501);
+  });
+
+  it('applies the filters to the export', () => {
+    const s = store();
+    const text = [...exportHistory(s.db, { from: T + MINUTE }, 'csv')].join('');
+    expect(parseCsv(text)).toHaveLength(3);
+  });
+});

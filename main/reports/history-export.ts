@@ -1,0 +1,44 @@
+/**
+ * The history as a file: CSV (RFC 4180: a header row, CRLF line ends, fields quoted when needed, ISO
+ * 8601 times in UTC) or JSON (one array), newest first, produced a page at a time so a transport can
+ * stream it with backpressure, whatever its size.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import {
+  type ExportFormat,
+  type HistoryFilter,
+  historyCsvHeader,
+  historyCsvLine,
+  historyJsonRecord,
+} from '../../shared/history.ts';
+import { iterateHistory } from '../store/history-queries.ts';
+
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  json: 'application/json; charset=utf-8',
+};
+
+/** The export, as chunks of text (one per page of the history). */
+export function* exportHistory(
+  db: DatabaseSync,
+  filter: HistoryFilter,
+  format: ExportFormat,
+  pageSize = 1000,
+): Generator<string, void, void> {
+  if (format === 'csv') {
+    yield historyCsvHeader();
+    for (const rows of iterateHistory(db, filter, pageSize)) yield rows.map(historyCsvLine).join('');
+    return;
+  }
+  let first = true;
+  yield '[';
+  for (const rows of iterateHistory(db, filter, pageSize)) {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += `${first ? '\n' : ',\n'}${JSON.stringify(historyJsonRecord(row))}`;
+      first = false;
+    }
+    yield chunk;
+  }
+  yield first ? ']\n' : '\n]\n';
+}

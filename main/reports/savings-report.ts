@@ -1,0 +1,62 @@
+/** The savings report from the datastore: the history of the last 30 days and the apps' facts. */
+import { DAY } from '../../shared/durations.ts';
+import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
+import type { Settings } from '../../shared/settings.ts';
+import { readAppFacts } from '../store/app-facts.ts';
+import type { Datastore } from '../store/datastore.ts';
+import { appNames, stateChanges } from '../store/history-queries.ts';
+import {
+  type AppInput,
+  asleepIntervals,
+  buildSavingsReport,
+  type Change,
+  lastDays,
+  projectedIntervals,
+} from './savings.ts';
+
+export interface SavingsSource {
+  store: Datastore;
+  now: number;
+  timeZone: string;
+  settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>;
+  /** The apps managed now, by id, with their names. */
+  managed: ReadonlyMap<string, string>;
+  /** The next must-be-up start of an app after `t` (ends a projected sleep), from its ranges. */
+  nextMustBeUpAfter?: (appId: string, t: number) => number | null;
+}
+
+export function loadSavingsReport(source: SavingsSource): SavingsReport {
+  const { store, now, timeZone, managed } = source;
+  const from = Math.min(lastDays(now, timeZone, 30)[0]!.start, now - 30 * DAY);
+  const { initial, changes } = stateChanges(store.db, from, now + 1);
+  const byApp = new Map<string, Change[]>();
+  for (const c of changes) {
+    const list = byApp.get(c.appId);
+    if (list) list.push(c);
+    else byApp.set(c.appId, [c]);
+  }
+  const names = appNames(store.db);
+  const facts = readAppFacts(store);
+  const ids = new Set<string>([...managed.keys(), ...byApp.keys()]);
+  for (const [appId, state] of initial) if (state !== null) ids.add(appId);
+  const apps: AppInput[] = [];
+  for (const appId of ids) {
+    const list = byApp.get(appId) ?? [];
+    const asleep = asleepIntervals(initial.get(appId) ?? null, list, from, now);
+    const next = source.nextMustBeUpAfter;
+    const projected = projectedIntervals(list, now, next ? (t) => next(appId, t) : undefined);
+    if (!managed.has(appId) && asleep.length === 0 && projected.length === 0) continue;
+    const f = facts.get(appId);
+    apps.push({
+      appId,
+      name: managed.get(appId) ?? names.get(appId)?.name ?? appId,
+      managed: managed.has(appId),
+      flavorName: f?.flavorName ?? null,
+      flavorPrice: f?.flavorPrice ?? null,
+      instances: f ? f.minInstances : null,
+      asleep,
+      projected,
+    });
+  }
+  return buildSavingsReport({ now, timeZone, apps, pricing: pricingOf(source.settings) });
+}

@@ -1,0 +1,89 @@
+/**
+ * History retention: entries older than the setting (`historyRetentionDays`, 180 by default) are
+ * deleted on a timer of their own, never in the job's path, a small batch at a time with a pause
+ * between batches, so the engine's writes and the dashboard's reads go on in between.
+ */
+import { DAY, HOUR, SECOND } from '../../shared/durations.ts';
+import type { Datastore } from './datastore.ts';
+
+export interface RetentionOptions {
+  store: Datastore;
+  /** The engine's clock: the age of an entry is counted on it. */
+  now: () => number;
+  retentionDays: () => number;
+  /** Rows per DELETE. */
+  batchSize?: number;
+  /** Real time between two batches. */
+  pauseMs?: number;
+  /** Real time between two runs, and before the first. */
+  everyMs?: number;
+  firstAfterMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export class HistoryRetention {
+  private readonly options: RetentionOptions;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+  private readonly deleteBatch;
+
+  constructor(options: RetentionOptions) {
+    this.options = options;
+    this.deleteBatch = options.store.db.prepare(
+      'DELETE FROM history WHERE id IN (SELECT id FROM history WHERE at < ? ORDER BY at LIMIT ?)',
+    );
+  }
+
+  /** Run now and then every `everyMs` (default: an hour), after `firstAfterMs` (default: 10 s). */
+  start(): void {
+    this.schedule(this.options.firstAfterMs ?? 10 * SECOND);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.runOnce().finally(() => this.schedule(this.options.everyMs ?? HOUR));
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Delete what is past retention; resolves with the number of entries deleted. One run at a time. */
+  runOnce(): Promise<number> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<number> {
+    const { store, batchSize = 500, pauseMs = 5 } = this.options;
+    const cutoff = this.options.now() - this.options.retentionDays() * DAY;
+    let deleted = 0;
+    try {
+      while (!this.stopped && store.db.isOpen) {
+        const { changes } = this.deleteBatch.run(cutoff, batchSize);
+        deleted += Number(changes);
+        if (Number(changes) < batchSize) break;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    } catch (error) {
+      this.options.log?.(
+        'warn',
+        `the history retention could not delete old entries: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    if (deleted)
+      this.options.log?.('info', `history retention: ${deleted} entries older than the cutoff deleted`);
+    return deleted;
+  }
+
+  /** Stop the timer; a run under way ends after its current batch. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * Settings for operators: how long the history is kept and how the savings are priced, and the team
+ * alert webhooks (generic JSON or Slack-compatible) with "Send a test" and their delivery status.
+ */
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { ApiError } from '../../shared/api-errors.ts';
+import { InputError } from '../../shared/errors.ts';
+import { PRICE_FACTS } from '../../shared/savings.ts';
+import { FLAVOR_PRICE_UNITS, type FlavorPriceUnit, type Settings } from '../../shared/settings.ts';
+import {
+  MAX_WEBHOOKS,
+  WEBHOOK_EVENTS,
+  WEBHOOK_FORMATS,
+  type WebhookConfig,
+  type WebhookEvent,
+  type WebhookStatus,
+  type WebhookTestResult,
+} from '../../shared/webhooks.ts';
+import { fullTime } from '../lib/format.ts';
+import { useApi, useDashboard } from '../store/context.tsx';
+import { errorText } from '../store/dashboard-store.ts';
+
+const STATUS_REFRESH_MS = 10_000;
+
+function problemsOf(error: unknown): Record<string, string> {
+  const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
+  return list.length
+    ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
+    : { form: errorText(error) };
+}
+
+const UNIT_LABELS: Record<FlavorPriceUnit, string> = {
+  'drops-per-10-min': 'drops per 10 min (default)',
+  'eur-per-hour': 'euros per hour',
+};
+
+export function HistorySavingsSettings({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const applySettings = useDashboard((s) => s.applySettings);
+  const id = useId();
+  const initial = () => ({
+    retention: String(settings.historyRetentionDays),
+    unit: settings.flavorPriceUnit,
+    eurPerDrop: String(settings.eurPerDrop),
+  });
+  const [values, setValues] = useState(initial);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change elsewhere
+  useEffect(() => {
+    setValues(initial());
+  }, [settings.historyRetentionDays, settings.flavorPriceUnit, settings.eurPerDrop]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const retention = Number(values.retention);
+    const eurPerDrop = Number(values.eurPerDrop.replace(',', '.'));
+    const local: Record<string, string> = {};
+    if (!values.retention.trim() || !Number.isFinite(retention))
+      local.historyRetentionDays = 'a number of days';
+    if (!values.eurPerDrop.trim() || !Number.isFinite(eurPerDrop)) local.eurPerDrop = 'a number of euros';
+    if (Object.keys(local).length) return setProblems(local);
+    try {
+      applySettings(
+        await api.updateSettings({
+          historyRetentionDays: retention,
+          flavorPriceUnit: values.unit,
+          eurPerDrop,
+        }),
+      );
+      setProblems({});
+      setSaved(true);
+    } catch (error) {
+      setProblems(problemsOf(error));
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+      <h2 id={`${id}-title`}>History and savings</h2>
+      {problems.form && (
+        <p className="callout danger" role="alert">
+          {problems.form}
+        </p>
+      )}
+      <div className="grid">
+        <div className="pace">
+          <label htmlFor={`${id}-retention`}>Keep the history for</label>
+          <span className="with-unit">
+            <input
+              id={`${id}-retention`}
+              inputMode="numeric"
+              value={values.retention}
+              onChange={(e) => setValues({ ...values, retention: e.target.value })}
+              aria-invalid={problems.historyRetentionDays ? true : undefined}
+              aria-describedby={`${id}-retention-hint`}
+            />
+            <span className="unit">days</span>
+          </span>
+          <span className="hint" id={`${id}-retention-hint`}>
+            {problems.historyRetentionDays ? (
+              <span className="field-error">{problems.historyRetentionDays}</span>
+            ) : (
+              'older entries are deleted, a few at a time'
+            )}
+          </span>
+        </div>
+        <div className="pace">
+          <label htmlFor={`${id}-unit`}>Flavor price unit</label>
+          <select
+            id={`${id}-unit`}
+            value={values.unit}
+            onChange={(e) => setValues({ ...values, unit: e.target.value as FlavorPriceUnit })}
+            aria-describedby={`${id}-unit-hint`}
+          >
+            {FLAVOR_PRICE_UNITS.map((u) => (
+              <option key={u} value={u}>
+                {UNIT_LABELS[u]}
+              </option>
+            ))}
+          </select>
+          <span className="hint" id={`${id}-unit-hint`}>
+            the API does not say which: unconfirmed
+          </span>
+        </div>
+        <div className="pace">
+          <label htmlFor={`${id}-drop`}>Value of a drop</label>
+          <span className="with-unit">
+            <input
+              id={`${id}-drop`}
+              inputMode="decimal"
+              value={values.eurPerDrop}
+              disabled={values.unit !== 'drops-per-10-min'}
+              onChange={(e) => setValues({ ...values, eurPerDrop: e.target.value })}
+              aria-invalid={problems.eurPerDrop ? true : undefined}
+              aria-describedby={`${id}-drop-hint`}
+            />
+            <span className="unit">€</span>
+          </span>
+          <span className="hint" id={`${id}-drop-hint`}>
+            {problems.eurPerDrop ? (
+              <span className="field-error">{problems.eurPerDrop}</span>
+            ) : (
+              'default 0.0097 €'
+            )}
+          </span>
+        </div>
+      </div>
+      <details className="sources">
+        <summary>Where the price facts come from</summary>
+        <p className="muted">
+          The field: {PRICE_FACTS.field}. Default reading: {PRICE_FACTS.defaultReading}.
+        </p>
+        <ul className="plain muted">
+          {PRICE_FACTS.sources.map((s) => (
+            <li key={s}>{s}</li>
+          ))}
+          <li>Against: {PRICE_FACTS.against}</li>
+        </ul>
+      </details>
+      <div className="form-actions">
+        <button type="submit" className="primary">
+          Save
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved.
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+interface Row extends WebhookConfig {
+  key: number;
+}
+
+let rowKey = 0;
+const toRows = (list: readonly WebhookConfig[]): Row[] =>
+  list.map((w) => ({ ...w, events: [...w.events], key: ++rowKey }));
+
+export function TeamAlerts({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const applySettings = useDashboard((s) => s.applySettings);
+  const id = useId();
+  const [rows, setRows] = useState<Row[]>(() => toRows(settings.webhooks));
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const [status, setStatus] = useState<WebhookStatus[]>([]);
+  const [tests, setTests] = useState<Record<number, WebhookTestResult | 'sending'>>({});
+
+  // Changed elsewhere (another window, the admin API): the saved list again.
+  useEffect(() => {
+    setRows(toRows(settings.webhooks));
+  }, [settings.webhooks]);
+
+  const refresh = useCallback(async () => {
+    try {
+      setStatus(await api.webhookStatus());
+    } catch {
+      // Shown as "no delivery yet"; the next refresh tries again.
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), STATUS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  const change = (key: number, patch: Partial<WebhookConfig>) =>
+    setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  const toggle = (row: Row, event: WebhookEvent, on: boolean) =>
+    change(row.key, {
+      events: on
+        ? WEBHOOK_EVENTS.filter((e) => e === event || row.events.includes(e))
+        : row.events.filter((e) => e !== event),
+    });
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    try {
+      const next = await api.updateSettings({
+        webhooks: rows.map(({ url, format, events }) => ({ url: url.trim(), format, events })),
+      });
+      applySettings(next);
+      setProblems({});
+      setSaved(true);
+      void refresh();
+    } catch (error) {
+      setProblems(problemsOf(error));
+    }
+  };
+
+  const test = async (row: Row) => {
+    setTests({ ...tests, [row.key]: 'sending' });
+    try {
+      const result = await api.testWebhook({ url: row.url.trim(), format: row.format });
+      setTests((t) => ({ ...t, [row.key]: result }));
+    } catch (error) {
+      setTests((t) => ({
+        ...t,
+        [row.key]: { ok: false, status: null, error: errorText(error), durationMs: 0 },
+      }));
+    }
+    void refresh();
+  };
+
+  return (
+    <form
+      className="card team-alerts"
+      onSubmit={(e) => void save(e)}
+      aria-labelledby={`${id}-title`}
+      noValidate
+    >
+      <h2 id={`${id}-title`}>Team alerts</h2>
+      <p className="muted">
+        Webhooks called when an app enters Error, and on sleep and wake when you ask for it. Generic JSON, or
+        a Slack-compatible body (also read by Mattermost and Rocket.Chat). Failed deliveries are retried with
+        backoff; no token or secret is ever sent.
+      </p>
+      {problems.form && (
+        <p className="callout danger" role="alert">
+          {problems.form}
+        </p>
+      )}
+      {problems.webhooks && (
+        <p className="field-error" role="alert">
+          {problems.webhooks}
+        </p>
+      )}
+      {rows.length === 0 && <p className="muted">No webhook yet.</p>}
+      <ul className="webhooks">
+        {rows.map((row, i) => {
+          const s = status.find((x) => x.url === row.url.trim());
+          const t = tests[row.key];
+          const urlProblem = problems[`webhooks.${i}.url`];
+          const eventsProblem = problems[`webhooks.${i}.events`];
+          return (
+            <li key={row.key}>
+              <div className="webhook-line">
+                <label className="visually-hidden" htmlFor={`${id}-url-${row.key}`}>
+                  Webhook URL {i + 1}
+                </label>
+                <input
+                  id={`${id}-url-${row.key}`}
+                  className="webhook-url"
+                  type="url"
+                  placeholder="https://hooks.slack.com/services/…"
+                  value={row.url}
+                  onChange={(e) => change(row.key, { url: e.target.value })}
+                  aria-invalid={urlProblem ? true : undefined}
+                />
+                <label className="visually-hidden" htmlFor={`${id}-format-${row.key}`}>
+                  Format of webhook {i + 1}
+                </label>
+                <select
+                  id={`${id}-format-${row.key}`}
+                  value={row.format}
+                  onChange={(e) => change(row.key, { format: e.target.value as WebhookConfig['format'] })}
+                >
+                  {WEBHOOK_FORMATS.map((f) => (
+                    <option key={f} value={f}>
+                      {f === 'json' ? 'JSON' : 'Slack'}
+                    </option>
+                  ))}
+                </select>
+                <fieldset className="events">
+                  <legend className="visually-hidden">Events of webhook {i + 1}</legend>
+                  {WEBHOOK_EVENTS.map((ev) => (
+                    <label key={ev} className="check">
+                      <input
+                        type="checkbox"
+                        checked={row.events.includes(ev)}
+                        onChange={(e) => toggle(row, ev, e.target.checked)}
+                      />
+                      {ev}
+                    </label>
+                  ))}
+                </fieldset>
+                <button
+                  type="button"
+                  disabled={t === 'sending' || !row.url.trim()}
+                  onClick={() => void test(row)}
+                >
+                  {t === 'sending' ? 'Sending…' : 'Send a test'}
+                </button>
+                <button
+                  type="button"
+                  className="danger-outline"
+                  onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
+                >
+                  Remove<span className="visually-hidden"> webhook {i + 1}</span>
+                </button>
+              </div>
+              {(urlProblem || eventsProblem) && <p className="field-error">{urlProblem ?? eventsProblem}</p>}
+              <p className="hint" aria-live="polite">
+                {t && t !== 'sending' && (
+                  <span className={t.ok ? 'ok' : 'danger'}>
+                    Test {t.ok ? `delivered (HTTP ${t.status})` : `failed: ${t.error}`}.{' '}
+                  </span>
+                )}
+                {s ? <DeliveryStatus status={s} /> : 'No delivery yet.'}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="form-actions">
+        <button
+          type="button"
+          disabled={rows.length >= MAX_WEBHOOKS}
+          onClick={() => setRows([...rows, { url: '', format: 'json', events: ['error'], key: ++rowKey }])}
+        >
+          Add a webhook
+        </button>
+        <button type="submit" className="primary">
+          Save the webhooks
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved.
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function DeliveryStatus({ status }: { status: WebhookStatus }) {
+  const parts: string[] = [];
+  if (status.delivered || status.failed) parts.push(`${status.delivered} delivered, ${status.failed} failed`);
+  if (status.pending) parts.push(`${status.pending} waiting`);
+  if (status.lastSuccessAt !== null) parts.push(`last success ${fullTime(status.lastSuccessAt)}`);
+  if (status.lastFailureAt !== null)
+    parts.push(
+      `last failure ${fullTime(status.lastFailureAt)}${status.lastError ? ` (${status.lastError})` : ''}`,
+    );
+  return <>{parts.length ? `${parts.join(' · ')}.` : 'No delivery yet.'}</>;
+}

@@ -1,0 +1,121 @@
+/**
+ * Savings: how long the managed apps slept, and what that is worth. Pure: the report's shape, the
+ * price arithmetic, and where the price facts come from (shown on screen beside every figure).
+ *
+ * Hours asleep are the time an app spent in Down ("Asleep"). Going to sleep (WaitingForShutdown) and
+ * Waking up (WaitingForUp) count as awake: Clever Cloud bills its instances until they are stopped,
+ * and starts a deployment (and instances) as soon as it is asked to start. A conservative estimate.
+ *
+ * Money = hours asleep × instances (the app's minimum instance count) × the hourly price of its
+ * (minimum) flavor, from the flavor `price` of the Clever Cloud API converted with the unit setting.
+ */
+import type { FlavorPriceUnit, Settings } from './settings.ts';
+
+/**
+ * What is known of the flavor `price` field (ApplicationView instance.minFlavor.price).
+ * The OpenAPI schema types it as a bare number, with no unit. Read from public sources:
+ * - mathieuancelin/clever-ripper, src/index.js (the savings report): saved € = ceil(minutes asleep /
+ *   10) × minInstances × minFlavor.price × 0.0097 — the price is read as drops per 10 minutes, and a
+ *   drop as 0.0097 €;
+ * - CleverCloud/clever-cloud.com, assets/js/pricer.js (the old pricing simulator): monthly € =
+ *   720 h × 6 × price.value (a drop's value, from the prices endpoint) × flavor.price × instances;
+ * - CleverCloud/doc.clever-cloud.com, commons/clever-cloud-overview/pricing.md: billing is counted
+ *   every 10 minutes, XS costs 0.02 € per hour;
+ * - a public ApplicationView sample lists the XS flavor at price 0.3436, pico 0.1073883162 and nano
+ *   0.1431844215: read as drops per 10 minutes at 0.0097 €, that is 0.020 € per hour for XS (the
+ *   documented price), and exactly 4.50 € and 6.00 € per 30 days for pico and nano (their list prices);
+ * - against this, CleverCloud/terraform-provider-clevercloud, docs/data-sources/flavors.md, says
+ *   "the flavor price per hour" (with no currency): read so, XS would cost 0.34 € an hour, 17 times its
+ *   documented price.
+ * So: drops per 10 minutes, 0.0097 € per drop, is the default, and it stays UNCONFIRMED by Clever Cloud
+ * itself; both the unit and the value of a drop are settings.
+ */
+export const PRICE_FACTS = {
+  field: 'instance.minFlavor.price of the Clever Cloud application (GET /v2/organisations/{id}/applications)',
+  defaultReading: 'drops per 10 minutes of one instance, 1 drop = 0.0097 €',
+  sources: [
+    'mathieuancelin/clever-ripper src/index.js: saved € = 10-minute slots × minInstances × minFlavor.price × 0.0097',
+    "CleverCloud/clever-cloud.com assets/js/pricer.js: monthly € = 720 h × 6 × a drop's value × flavor.price × instances",
+    'CleverCloud/doc.clever-cloud.com pricing.md: billed every 10 minutes, XS at 0.02 € per hour (API price 0.3436)',
+  ],
+  against: 'CleverCloud/terraform-provider-clevercloud docs/data-sources/flavors.md says "price per hour"',
+  confirmed: false,
+} as const;
+
+/** Euros per hour of one instance of a flavor whose API price is `price`. */
+export function hourlyPriceEur(price: number, unit: FlavorPriceUnit, eurPerDrop: number): number {
+  return unit === 'eur-per-hour' ? price : price * 6 * eurPerDrop;
+}
+
+export function pricingOf(settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>): SavingsPricing {
+  return {
+    unit: settings.flavorPriceUnit,
+    eurPerDrop: settings.eurPerDrop,
+    confirmed: PRICE_FACTS.confirmed,
+  };
+}
+
+export interface SavingsPricing {
+  unit: FlavorPriceUnit;
+  eurPerDrop: number;
+  /** Whether Clever Cloud states the unit itself (it does not, so far). */
+  confirmed: boolean;
+}
+
+/** Figures over one window. Money is null when no app in it has a known flavor price. */
+export interface SavingsFigures {
+  /** Hours spent Asleep (Down). */
+  hoursAsleep: number;
+  /** Euros not spent: hours × instances × hourly price. */
+  savedEur: number | null;
+  /** Dry-run: hours the apps would have slept (from a "would sleep" to the next request or change). */
+  projectedHours: number;
+  projectedEur: number | null;
+}
+
+export const SAVINGS_WINDOWS = ['today', 'days7', 'days30'] as const;
+export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
+
+export const WINDOW_LABELS: Record<SavingsWindow, string> = {
+  today: 'Today',
+  days7: 'Last 7 days',
+  days30: 'Last 30 days',
+};
+
+export interface AppSavings {
+  appId: string;
+  name: string;
+  /** Managed now (false: released since, its history stays). */
+  managed: boolean;
+  flavorName: string | null;
+  /** The API's price of the flavor, as given (see PRICE_FACTS for its unit). */
+  flavorPrice: number | null;
+  instances: number | null;
+  /** Euros per hour for all its instances; null when the price or the count is not known. */
+  hourlyEur: number | null;
+  windows: Record<SavingsWindow, SavingsFigures>;
+}
+
+export interface SavingsDay {
+  /** The local date in the report's zone, YYYY-MM-DD. */
+  day: string;
+  start: number;
+  end: number;
+  figures: SavingsFigures;
+}
+
+export interface SavingsReport {
+  /** The engine's clock when the report was made. */
+  now: number;
+  /** The IANA zone "today" and the days are counted in. */
+  timeZone: string;
+  windows: Record<SavingsWindow, { start: number; end: number }>;
+  totals: Record<SavingsWindow, SavingsFigures>;
+  /** The last 30 days, oldest first, today last. */
+  daily: SavingsDay[];
+  /** Apps with a sleep or a projected sleep in the last 30 days, and every managed app. */
+  apps: AppSavings[];
+  pricing: SavingsPricing;
+  /** Apps whose figures have no money because their flavor price is not known (yet). */
+  unpriced: number;
+}
