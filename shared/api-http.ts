@@ -52,6 +52,8 @@ export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   connect: { method: 'POST', path: '/api/credentials/_connect' },
   startDemo: { method: 'POST', path: '/api/credentials/_demo' },
   historyQuery: { method: 'GET', path: HISTORY_PATH },
+  routeTransitions: { method: 'GET', path: '/api/routes/:routeId/transitions' },
+  previewRanges: { method: 'POST', path: '/api/routes/_preview' },
   savings: { method: 'GET', path: '/api/savings' },
   webhookStatus: { method: 'GET', path: '/api/webhooks' },
   testWebhook: { method: 'POST', path: '/api/webhooks/_test' },

@@ -15,6 +15,7 @@ import {
   APP_ID_PATTERN,
   OWNER_ID_PATTERN,
   type Route,
+  rangeSchema,
   routeCreateSchema,
   routeUpdateSchema,
 } from './routes.ts';
@@ -127,6 +128,10 @@ export const CALL_SCHEMAS = {
    * and JSON exports are streamed by the transports (GET /api/history?format=csv).
    */
   historyQuery: historyQuerySchema,
+  /** The next must-be-up transitions of a route (up at a range start, down at its end). */
+  routeTransitions: z.object({ routeId, count: int(1, 50).default(6) }).strict(),
+  /** The same for ranges not saved yet (the route editor's preview, or a script's). */
+  previewRanges: z.object({ ranges: z.array(rangeSchema).max(50), count: int(1, 50).default(6) }).strict(),
   /** Hours asleep and money saved (today, 7 and 30 days), per app and in total, dry-run projections. */
   savings: z
     .object({
@@ -259,6 +264,8 @@ export interface CallOutputs {
   connect: ReaperStatus;
   startDemo: ReaperStatus;
   historyQuery: HistoryPage;
+  routeTransitions: ScheduleTransition[];
+  previewRanges: ScheduleTransition[];
   savings: SavingsReport;
   webhookStatus: WebhookStatus[];
   testWebhook: WebhookTestResult;

@@ -47,6 +47,8 @@ export const BRIDGE_CALLS = [
   'connect',
   'startDemo',
   'historyQuery',
+  'routeTransitions',
+  'previewRanges',
   'savings',
   'webhookStatus',
   'testWebhook',

@@ -214,3 +214,33 @@ describe('the dashboard files', () => {
     expect((await fetch(`${server.url}/index.html`, { method: 'POST' })).status).toBe(405);
   });
 });
+
+describe('the next transitions of a route', () => {
+  it('of a saved route, and of ranges not saved yet, in the ranges own time zone', async () => {
+    const { call } = await serve();
+    const ranges = [{ days: 'Mon-Fri', start: '09:00', end: '18:00', timeZone: 'Europe/Paris' }];
+    const preview = await call('POST', '/api/routes/_preview', { ranges, count: 2 });
+    expect(preview.status).toBe(200);
+    // Monday 5 January 2026, 09:00 UTC is inside the range (10:00 in Paris): next, the end at 17:00 UTC.
+    expect(preview.body).toEqual([
+      { at: Date.UTC(2026, 0, 5, 17), up: false },
+      { at: Date.UTC(2026, 0, 6, 8), up: true },
+    ]);
+    const docs = (await call('GET', '/api/routes')).body.find(
+      (r: { ranges: unknown[] }) => r.ranges.length > 0,
+    );
+    const saved = await call('GET', `/api/routes/${docs.id}/transitions?count=1`);
+    expect(saved.body).toEqual([{ at: Date.UTC(2026, 0, 5, 17), up: false }]);
+  });
+
+  it('refuses bad ranges naming the field', async () => {
+    const { call } = await serve();
+    const bad = await call('POST', '/api/routes/_preview', {
+      ranges: [{ days: 'Mon-Fri', start: '9h', end: '18:00', timeZone: 'Europe/Paris' }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.problems).toEqual([
+      { field: 'ranges.0.start', message: "'9h' is not a time from 00:00 to 23:59" },
+    ]);
+  });
+});

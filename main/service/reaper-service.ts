@@ -355,6 +355,15 @@ export class ReaperService {
 
     historyQuery: async (query) => queryHistory(this.need().store.db, query),
 
+    routeTransitions: async ({ routeId, count }) => {
+      const s = this.need();
+      const route = s.config.route(routeId);
+      return route.enabled ? nextTransitions(route.ranges, s.clock.now(), count) : [];
+    },
+
+    previewRanges: async ({ ranges, count }) =>
+      nextTransitions(ranges, this.session?.clock.now() ?? Date.now(), count),
+
     savings: async ({ timeZone }) => {
       const s = this.need();
       return loadSavingsReport({

@@ -207,7 +207,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         clever,
         enginePort: observed(clever),
         origin: simulator.url,
-        waitFirstSweep: true,
+        waitFirstSweep: !(clock instanceof ManualClock),
         onClose: async () => {
           stopTraffic();
           await simulator.close();

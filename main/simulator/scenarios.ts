@@ -33,6 +33,7 @@ export function isScenarioName(name: string): name is ScenarioName {
  * - api-sandbox: asleep: woken from the dashboard;
  * - billing-preview: asleep, its next deployment fails: woken, Error, reset;
  * - old-reports: asleep: its route is disabled, it is released (started, then forgotten);
+ * - preview-site: asleep, behind the wake proxy as preview.localhost: a browser wakes it;
  * - nightly-batch, qa-env: Up, grace period 2 h: the kill switch story shortens it;
  * - docs-preview: must be up on weekdays, office hours in Paris;
  * - partner-portal: MODERATED on Clever Cloud (Error);
@@ -79,6 +80,7 @@ export function buildE2eScenario(clock: Clock): DemoScenario {
     { state: 'SHOULD_BE_DOWN', flavor: { ...FLAVORS.nano } },
     { label: 'old reports (to retire)' },
   );
+  add(acme.id, 'preview-site', { state: 'SHOULD_BE_DOWN' }, { hosts: ['preview.localhost'] });
   add(acme.id, 'nightly-batch', {});
   add(acme.id, 'qa-env', {});
   add(
