@@ -55,11 +55,12 @@ export async function engineTick(n: number, owners = 10): Promise<Result[]> {
   const initMs = performance.now() - started;
   sweeps.length = 0;
   fast.length = 0;
-  // Ten steady sweeps; every tenth app gets traffic between two sweeps (a write each).
-  for (let s = 0; s < 10; s++) {
+  // Thirty steady sweeps; every tenth app gets traffic between two sweeps (a write each).
+  for (let s = 0; s < 30; s++) {
     for (let i = 0; i < n; i += 10) await engine.request(routes[i]!.appId, 'access-log');
     await clock.advance(30 * SECOND);
   }
+  if (process.env.BENCH_VERBOSE) console.log('sweeps', sweeps.map((x) => Math.round(x)).join(' '));
   await engine.stop();
   store.close();
   rmSync(dir, { recursive: true, force: true });

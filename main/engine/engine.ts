@@ -417,7 +417,9 @@ export class Engine {
       await mapLimit([...owners], CONCURRENCY, async ([ownerId, appIds]) => {
         const apps = await this.readOwner(ownerId, appIds, true);
         if (!apps) return;
-        await mapLimit(appIds, CONCURRENCY, (appId) => this.evaluate(appId, apps.get(appId) ?? null));
+        // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
+        const rest = appIds.filter((appId) => !this.settledAtOnce(appId, apps.get(appId) ?? null));
+        await mapLimit(rest, CONCURRENCY, (appId) => this.evaluate(appId, apps.get(appId) ?? null));
       });
     })();
     this.sweeping = run;
@@ -513,6 +515,24 @@ export class Engine {
     const run = fn().finally(() => this.busy.delete(appId));
     this.busy.set(appId, run);
     await run;
+  }
+
+  /**
+   * The sweep's fast path: when the decision on this observation is only to note what was seen (no
+   * transition, no call, no history, no deployments to read), apply it here, synchronously. False
+   * when the app needs a full evaluation (or is being evaluated).
+   */
+  private settledAtOnce(appId: string, app: CleverApp | null): boolean {
+    const record = this.records.get(appId);
+    if (!record || this.busy.has(appId)) return false;
+    const decision = decide(record, { app }, this.context(appId));
+    if (decision.type !== 'act' || decision.transition || decision.call || decision.notes) return false;
+    try {
+      this.commit(record, decision.patch);
+      return true;
+    } catch {
+      return false; // the evaluation reports it
+    }
   }
 
   /**
@@ -669,6 +689,7 @@ export class Engine {
     notes?: { kind: HistoryKind; actor: Actor; reason: string }[],
     transitionKind: HistoryKind = 'transition',
   ): AppRecord {
+    if (!transition && !notes?.length && unchanged(record, patch)) return record;
     const now = this.deps.clock.now();
     const next: AppRecord = { ...record, ...patch };
     const history: HistoryEntry[] = [];
@@ -779,6 +800,12 @@ export class UnknownAppError extends Error {
     super(`no managed app ${appId}`);
     this.name = 'UnknownAppError';
   }
+}
+
+/** Does the patch leave the record as it is (the common case of a sweep)? */
+function unchanged(record: AppRecord, patch: Partial<AppRecord>): boolean {
+  for (const key in patch) if (patch[key as keyof AppRecord] !== record[key as keyof AppRecord]) return false;
+  return true;
 }
 
 function sameRecord(a: AppRecord, b: AppRecord): boolean {
