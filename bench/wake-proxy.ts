@@ -2,7 +2,8 @@
  * Wake proxy overhead: latency added per proxied request (p50, p99, one connection at a time) and
  * requests per second (32 connections), against direct requests to the same local upstream. The
  * proxy runs alone on one core (taskset, when available); the upstream and the load generator share
- * the other.
+ * the other. A bare Node.js proxy (bench/fixtures/bare-proxy.ts: no routing, no engine) on the same
+ * core gives the ceiling of the platform.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -51,13 +52,16 @@ async function load(port: number, connections: number, seconds: number) {
 export async function wakeProxyBench(seconds = 8) {
   const upstream = await start('./fixtures/upstream.ts', 1);
   const proxy = await start('./fixtures/proxy.ts', 0, [String(upstream.port)]);
+  const bare = await start('./fixtures/bare-proxy.ts', 0, [String(upstream.port)]);
   try {
     await load(upstream.port, 8, 1); // warm up both
     await load(proxy.port, 8, 1);
     const directLatency = stats((await load(upstream.port, 1, seconds)).latencies);
     const proxiedLatency = stats((await load(proxy.port, 1, seconds)).latencies);
+    const bareLatency = stats((await load(bare.port, 1, seconds)).latencies);
     const direct = await load(upstream.port, 32, seconds);
     const proxied = await load(proxy.port, 32, seconds);
+    const bareLoad = await load(bare.port, 32, seconds);
     return {
       name: 'wake proxy',
       pinnedToOneCore: taskset,
@@ -69,11 +73,14 @@ export async function wakeProxyBench(seconds = 8) {
       addedP99ms: round(proxiedLatency.p99 - directLatency.p99),
       directRps: Math.round(direct.rps),
       proxiedRps: Math.round(proxied.rps),
-      errors: direct.errors + proxied.errors,
+      bareProxyP50ms: bareLatency.median,
+      bareProxyRps: Math.round(bareLoad.rps),
+      errors: direct.errors + proxied.errors + bareLoad.errors,
     };
   } finally {
     upstream.child.kill();
     proxy.child.kill();
+    bare.child.kill();
   }
 }
 

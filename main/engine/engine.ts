@@ -84,6 +84,9 @@ export class Engine {
   private listeners = new Set<EngineListener>();
 
   private busy = new Map<string, Promise<void>>();
+  /** The latest request time of apps with steady traffic, not yet applied to their record. */
+  private pendingTraffic = new Map<string, number>();
+  private trafficTimer: TimerHandle | null = null;
   private requestWrittenAt = new Map<string, number>();
   private again = new Set<string>();
   private due = new DueQueue();
@@ -121,10 +124,10 @@ export class Engine {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    for (const t of [this.sweepTimer, this.fastTimer, this.dueTimer?.handle]) {
+    for (const t of [this.sweepTimer, this.fastTimer, this.dueTimer?.handle, this.trafficTimer]) {
       if (t) this.deps.clock.clearTimeout(t);
     }
-    this.sweepTimer = this.fastTimer = this.dueTimer = null;
+    this.sweepTimer = this.fastTimer = this.dueTimer = this.trafficTimer = null;
     this.abort.abort();
     await Promise.allSettled([...this.busy.values(), this.sweeping]);
   }
@@ -236,11 +239,12 @@ export class Engine {
       at - written < TRAFFIC_WRITE_MS &&
       source === record.lastRequestSource
     ) {
-      // Steady traffic on an awake app: kept in memory, written with the next change or after a second.
-      const next = { ...record, lastRequestAt: at };
-      this.records.set(appId, next);
-      this.refreshDue(next);
-      return next;
+      // Steady traffic on an awake app: noted here (the wake proxy's hot path), applied to the record
+      // within a second or before the app's next decision, written with its next change.
+      const pending = this.pendingTraffic.get(appId);
+      if (pending === undefined || at > pending) this.pendingTraffic.set(appId, at);
+      this.armTrafficFlush();
+      return record;
     }
     this.requestWrittenAt.set(appId, at);
     const patch: Partial<AppRecord> = {};
@@ -276,6 +280,27 @@ export class Engine {
     );
     if (asks) await this.evaluate(appId);
     return this.records.get(appId) ?? next;
+  }
+
+  /** Apply the steady traffic noted for an app to its record (in memory); the record as it is then. */
+  private applyTraffic(appId: string): AppRecord | undefined {
+    const at = this.pendingTraffic.get(appId);
+    const record = this.records.get(appId);
+    if (at === undefined) return record;
+    this.pendingTraffic.delete(appId);
+    if (!record || (record.lastRequestAt !== null && at <= record.lastRequestAt)) return record;
+    const next = { ...record, lastRequestAt: at };
+    this.records.set(appId, next);
+    this.refreshDue(next);
+    return next;
+  }
+
+  private armTrafficFlush(): void {
+    if (this.trafficTimer || !this.running) return;
+    this.trafficTimer = this.deps.clock.setTimeout(() => {
+      this.trafficTimer = null;
+      for (const appId of [...this.pendingTraffic.keys()]) this.applyTraffic(appId);
+    }, TRAFFIC_WRITE_MS);
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
@@ -523,7 +548,7 @@ export class Engine {
    * when the app needs a full evaluation (or is being evaluated).
    */
   private settledAtOnce(appId: string, app: CleverApp | null): boolean {
-    const record = this.records.get(appId);
+    const record = this.applyTraffic(appId);
     if (!record || this.busy.has(appId)) return false;
     const decision = decide(record, { app }, this.context(appId));
     if (decision.type !== 'act' || decision.transition || decision.call || decision.notes) return false;
@@ -562,7 +587,7 @@ export class Engine {
       // A transition without a call is followed by another decision on the same observation
       // (WaitingForInit -> Down -> start when a request is waiting), a few steps at most.
       for (let step = 0; step < 4 && this.running; step++) {
-        record = this.records.get(appId);
+        record = this.applyTraffic(appId);
         if (!record) return;
         let decision: Decision = decide(record, obs, this.context(appId));
         if (decision.type === 'need-deployments') {

@@ -67,6 +67,7 @@ export class WakeProxy {
   private hosts: { routes: readonly Route[]; map: Map<string, string> } | null = null;
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+  private readonly targets = new Map<string, { https: boolean; hostname: string; port: number }>();
 
   constructor(options: WakeProxyOptions) {
     this.options = options;
@@ -243,6 +244,19 @@ export class WakeProxy {
     });
   }
 
+  /** Where to connect for an upstream origin, parsed once. */
+  private target(upstream: Upstream): { https: boolean; hostname: string; port: number } {
+    let t = this.targets.get(upstream.origin);
+    if (!t) {
+      const url = new URL(upstream.origin);
+      const https = url.protocol === 'https:';
+      t = { https, hostname: url.hostname, port: Number(url.port) || (https ? 443 : 80) };
+      this.targets.set(upstream.origin, t);
+    }
+    return t;
+  }
+
+  /** Pass the request to the app and its answer back, streaming both ways (the hot path). */
   private async forward(
     appId: string,
     ownerId: string,
@@ -250,53 +264,51 @@ export class WakeProxy {
     res: ServerResponse,
   ): Promise<void> {
     const upstream = await this.options.upstream(appId, ownerId);
-    const url = new URL(req.url ?? '/', upstream.origin);
+    const { https, hostname, port } = this.target(upstream);
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
+    const incoming = req.headers;
+    for (const name in incoming) {
+      const value = incoming[name];
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
     const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    const forwardedFor = req.headers['x-forwarded-for'];
+    const forwardedFor = incoming['x-forwarded-for'];
     headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${client}` : client;
-    headers['x-forwarded-host'] = req.headers.host ?? '';
+    headers['x-forwarded-host'] = incoming.host ?? '';
     headers['x-forwarded-proto'] = 'http';
     headers.host = upstream.host;
-    const https = url.protocol === 'https:';
-    await new Promise<void>((resolve) => {
-      const outgoing = (https ? httpsRequest : httpRequest)(
-        url,
-        {
-          method: req.method,
-          headers,
-          agent: https ? this.httpsAgent : this.httpAgent,
-          servername: upstream.host,
-        },
-        (answer) => {
-          const out: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-          answer.pipe(res);
-          answer.on('end', resolve);
-          answer.on('error', () => {
-            res.destroy();
-            resolve();
-          });
-        },
-      );
-      outgoing.on('error', (error) => {
-        this.options.log?.('warn', `wake proxy: ${appId}: ${error.message}`);
-        if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
-        else res.destroy();
-        resolve();
-      });
-      res.on('close', () => {
-        if (!res.writableFinished) outgoing.destroy();
-      });
-      req.pipe(outgoing);
-      req.resume();
+    const outgoing = (https ? httpsRequest : httpRequest)(
+      {
+        hostname,
+        port,
+        path: req.url ?? '/',
+        method: req.method,
+        headers,
+        agent: https ? this.httpsAgent : this.httpAgent,
+        ...(https ? { servername: upstream.host } : {}),
+      },
+      (answer) => {
+        const out: Record<string, string | string[]> = {};
+        const answered = answer.headers;
+        for (const name in answered) {
+          const value = answered[name];
+          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      },
+    );
+    outgoing.on('error', (error) => {
+      this.options.log?.('warn', `wake proxy: ${appId}: ${error.message}`);
+      if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
+      else res.destroy();
     });
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+    req.pipe(outgoing);
+    req.resume();
   }
 }
 

@@ -1,0 +1,58 @@
+/**
+ * `npm run bench`: every benchmark, one after the other, on this machine; the figures are printed and
+ * written to bench/results.json (BENCHMARKS.md quotes a run of it). Not a test: nothing here asserts.
+ *
+ *   npm run bench [-- --quick]     (--quick: fewer samples and apps, to check the benchmarks run)
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { apiEconomy } from './api-economy.ts';
+import { engineTick } from './engine-tick.ts';
+import { reactionTimes } from './reaction.ts';
+import { wakeProxyBench } from './wake-proxy.ts';
+
+const quick = process.argv.includes('--quick');
+const results: Record<string, unknown>[] = [];
+const note = (r: Record<string, unknown>) => {
+  results.push(r);
+  console.log(JSON.stringify(r));
+};
+
+console.log(
+  `# ${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model} · ${Math.round(totalmem() / 2 ** 30)} GiB · node ${process.version}`,
+);
+
+console.log('\n## 1. Clever Cloud API economy');
+for (const n of quick ? [10, 100] : [10, 100, 1000, 5000]) {
+  for (const k of [1, 3, 10]) note({ ...(await apiEconomy(n, k)) });
+}
+
+console.log('\n## 2. Engine cost');
+for (const n of quick ? [1000] : [1000, 10_000]) for (const r of await engineTick(n)) note(r);
+
+console.log('\n## 3. Reaction times');
+for (const r of await reactionTimes(quick ? 3 : 20)) note(r);
+
+console.log('\n## 5. Wake proxy');
+note(await wakeProxyBench(quick ? 2 : 8));
+
+console.log('\n## History at scale');
+const history = execFileSync(
+  process.execPath,
+  [
+    '--disable-warning=ExperimentalWarning',
+    fileURLToPath(new URL('./history.ts', import.meta.url)),
+    ...(quick ? ['--apps', '100', '--days', '30'] : []),
+  ],
+  { encoding: 'utf8' },
+);
+process.stdout.write(history);
+note({ name: 'history at scale', lines: history.trim().split('\n') });
+
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify({ at: new Date().toISOString(), quick, results }, null, 2)}\n`,
+);
+console.log('\nwritten to bench/results.json');
