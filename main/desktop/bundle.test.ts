@@ -11,6 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../engine/clocks.ts';
+import { buildE2eScenario } from '../simulator/scenarios.ts';
+
+/** The e2e scenario's apps, every one under a route. */
+const E2E_APPS = buildE2eScenario(new ManualClock(0)).apps.length;
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,8 +64,8 @@ describe('the desktop build', () => {
     expect(seen).toEqual({
       page: true,
       preload: true,
-      apps: 9,
-      tooltip: expect.stringMatching(/^Clever Reaper \(demo\): 9 apps/),
+      apps: E2E_APPS,
+      tooltip: expect.stringMatching(new RegExp(`^Clever Reaper \\(demo\\): ${E2E_APPS} apps`)),
       quit: true,
     });
   }, 60_000);

@@ -13,11 +13,17 @@ import { ManualClock } from '../engine/clocks.ts';
 import { MONDAY_9AM } from '../engine/testing.ts';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { startRuntime } from '../service/runtime.ts';
+import { buildE2eScenario } from '../simulator/scenarios.ts';
 import { DesktopController } from './controller.ts';
 import type { LoginItem } from './login-item.ts';
 import type { NotificationSpec } from './notifications.ts';
 import { DESKTOP_DEFAULTS, type DesktopPrefs } from './settings-file.ts';
 import type { MenuSpec, TrayView } from './tray-menu.ts';
+
+const e2e = buildE2eScenario(new ManualClock(0));
+/** The e2e scenario's apps, every one under a route, and those asleep at the start. */
+const E2E_APPS = e2e.apps.length;
+const E2E_ASLEEP = [...e2e.cloud.apps.values()].filter((a) => a.state === 'SHOULD_BE_DOWN').length;
 
 let clock: ManualClock;
 let service: ReaperService;
@@ -106,9 +112,11 @@ describe('the tray', () => {
     await start();
     await clock.advance(5 * SECOND);
     await vi.waitFor(() => expect(tray().status).toBe('error'));
-    expect(tray().tooltip).toMatch(/^Clever Reaper \(demo\): 9 apps \(1 Error, .*\)$/);
+    expect(tray().tooltip).toMatch(
+      new RegExp(`^Clever Reaper \\(demo\\): ${E2E_APPS} apps \\(1 Error, .*\\)$`),
+    );
     expect(item(tray().menu, 'partner-portal')).toBeDefined();
-    expect(item(tray().menu, 'Wake (3 asleep)')).toBeDefined();
+    expect(item(tray().menu, `Wake (${E2E_ASLEEP} asleep)`)).toBeDefined();
   });
 
   it('wakes an app from its menu, as the tray (the history says who asked)', async () => {

@@ -11,6 +11,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../shared/api.ts';
 import type { Envelope } from '../../shared/api-errors.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import { ManualClock } from '../engine/clocks.ts';
+import { buildE2eScenario } from '../simulator/scenarios.ts';
+
+/** The e2e scenario's apps, every one under a route. */
+const E2E_APPS = buildE2eScenario(new ManualClock(0)).apps.length;
 
 type Fake = typeof import('./testing/fake-electron.ts');
 
@@ -99,7 +104,7 @@ describe('the desktop main process', () => {
     try {
       const snapshot = await call<Snapshot>(electron, 'snapshot');
       expect(snapshot.ok && snapshot.value.status.mode).toBe('demo');
-      expect(snapshot.ok && snapshot.value.apps).toHaveLength(9);
+      expect(snapshot.ok && snapshot.value.apps).toHaveLength(E2E_APPS);
 
       const stranger = { ...trusted(electron), senderFrame: { url: 'https://evil.example/', parent: null } };
       expect(await call(electron, 'snapshot', {}, stranger)).toMatchObject({
@@ -132,7 +137,9 @@ describe('the desktop main process', () => {
       mkdtempSync(join(tmpdir(), 'reaper-main-')),
     ]);
     const tray = electron.fake.trays[0]!;
-    await vi.waitFor(() => expect(tray.tooltip).toMatch(/^Clever Reaper \(demo\): 9 apps/));
+    await vi.waitFor(() =>
+      expect(tray.tooltip).toMatch(new RegExp(`^Clever Reaper \\(demo\\): ${E2E_APPS} apps`)),
+    );
     expect((tray.image as { path: string }).path).toMatch(/build[/\\]icons[/\\]tray[/\\][\w-]+(@2x)?\.png$/);
     const quitItem = tray.menu?.template.find((i) => i.label === 'Quit Clever Reaper');
     quitItem?.click?.();
