@@ -3,8 +3,6 @@
  * alert webhooks (generic JSON or Slack-compatible) with "Send a test" and their delivery status.
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
-import { ApiError } from '../../shared/api-errors.ts';
-import { InputError } from '../../shared/errors.ts';
 import { PRICE_FACTS } from '../../shared/savings.ts';
 import { FLAVOR_PRICE_UNITS, type FlavorPriceUnit, type Settings } from '../../shared/settings.ts';
 import {
@@ -19,15 +17,9 @@ import {
 import { fullTime } from '../lib/format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { FormProblem, NumberField, problemsByField, SaveRow } from './form.tsx';
 
 const STATUS_REFRESH_MS = 10_000;
-
-function problemsOf(error: unknown): Record<string, string> {
-  const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
-  return list.length
-    ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
-    : { form: errorText(error) };
-}
 
 const UNIT_LABELS: Record<FlavorPriceUnit, string> = {
   'drops-per-10-min': 'drops per 10 min (default)',
@@ -73,40 +65,25 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
       setProblems({});
       setSaved(true);
     } catch (error) {
-      setProblems(problemsOf(error));
+      setProblems(problemsByField(error));
     }
   };
 
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
       <h2 id={`${id}-title`}>History and savings</h2>
-      {problems.form && (
-        <p className="callout danger" role="alert">
-          {problems.form}
-        </p>
-      )}
+      <FormProblem problem={problems.form} />
       <div className="grid">
-        <div className="pace">
-          <label htmlFor={`${id}-retention`}>Keep the history for</label>
-          <span className="with-unit">
-            <input
-              id={`${id}-retention`}
-              inputMode="numeric"
-              value={values.retention}
-              onChange={(e) => setValues({ ...values, retention: e.target.value })}
-              aria-invalid={problems.historyRetentionDays ? true : undefined}
-              aria-describedby={`${id}-retention-hint`}
-            />
-            <span className="unit">days</span>
-          </span>
-          <span className="hint" id={`${id}-retention-hint`}>
-            {problems.historyRetentionDays ? (
-              <span className="field-error">{problems.historyRetentionDays}</span>
-            ) : (
-              'older entries are deleted, a few at a time'
-            )}
-          </span>
-        </div>
+        <NumberField
+          id={`${id}-retention`}
+          label="Keep the history for"
+          inputMode="numeric"
+          value={values.retention}
+          onChange={(retention) => setValues({ ...values, retention })}
+          unit="days"
+          hint="older entries are deleted, a few at a time"
+          problem={problems.historyRetentionDays}
+        />
         <div className="pace">
           <label htmlFor={`${id}-unit`}>Flavor price unit</label>
           <select
@@ -125,28 +102,16 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
             the API does not say which: unconfirmed
           </span>
         </div>
-        <div className="pace">
-          <label htmlFor={`${id}-drop`}>Value of a drop</label>
-          <span className="with-unit">
-            <input
-              id={`${id}-drop`}
-              inputMode="decimal"
-              value={values.eurPerDrop}
-              disabled={values.unit !== 'drops-per-10-min'}
-              onChange={(e) => setValues({ ...values, eurPerDrop: e.target.value })}
-              aria-invalid={problems.eurPerDrop ? true : undefined}
-              aria-describedby={`${id}-drop-hint`}
-            />
-            <span className="unit">€</span>
-          </span>
-          <span className="hint" id={`${id}-drop-hint`}>
-            {problems.eurPerDrop ? (
-              <span className="field-error">{problems.eurPerDrop}</span>
-            ) : (
-              'default 0.0097 €'
-            )}
-          </span>
-        </div>
+        <NumberField
+          id={`${id}-drop`}
+          label="Value of a drop"
+          value={values.eurPerDrop}
+          disabled={values.unit !== 'drops-per-10-min'}
+          onChange={(eurPerDrop) => setValues({ ...values, eurPerDrop })}
+          unit="€"
+          hint="default 0.0097 €"
+          problem={problems.eurPerDrop}
+        />
       </div>
       <details className="sources">
         <summary>Where the price facts come from</summary>
@@ -160,16 +125,7 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
           <li>Against: {PRICE_FACTS.against}</li>
         </ul>
       </details>
-      <div className="form-actions">
-        <button type="submit" className="primary">
-          Save
-        </button>
-        {saved && (
-          <span role="status" className="ok">
-            Saved.
-          </span>
-        )}
-      </div>
+      <SaveRow label="Save history and savings" saved={saved} />
     </form>
   );
 }
@@ -233,7 +189,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
       setSaved(true);
       void refresh();
     } catch (error) {
-      setProblems(problemsOf(error));
+      setProblems(problemsByField(error));
     }
   };
 
@@ -351,7 +307,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
           );
         })}
       </ul>
-      <div className="form-actions">
+      <SaveRow label="Save the webhooks" saved={saved}>
         <button
           type="button"
           disabled={rows.length >= MAX_WEBHOOKS}
@@ -359,15 +315,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
         >
           Add a webhook
         </button>
-        <button type="submit" className="primary">
-          Save the webhooks
-        </button>
-        {saved && (
-          <span role="status" className="ok">
-            Saved.
-          </span>
-        )}
-      </div>
+      </SaveRow>
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { msTo } from '../lib/format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { ConnectAccount } from './FirstRun.tsx';
+import { FormProblem, NumberField, problemsByField, SaveRow } from './form.tsx';
 import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
 
 type PaceKey =
@@ -172,12 +173,7 @@ function Paces({ settings }: { settings: Settings }) {
       setProblems({});
       setSaved(true);
     } catch (error) {
-      const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
-      setProblems(
-        list.length
-          ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
-          : { form: errorText(error) },
-      );
+      setProblems(problemsByField(error));
     } finally {
       setSaving(false);
     }
@@ -186,42 +182,22 @@ function Paces({ settings }: { settings: Settings }) {
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
       <h2 id={`${id}-title`}>Paces and timeouts</h2>
-      {problems.form && (
-        <p className="callout danger" role="alert">
-          {problems.form}
-        </p>
-      )}
+      <FormProblem problem={problems.form} />
       <div className="grid">
         {PACES.map((p) => (
-          <div className="pace" key={p.key}>
-            <label htmlFor={`${id}-${p.key}`}>{p.label}</label>
-            <span className="with-unit">
-              <input
-                id={`${id}-${p.key}`}
-                inputMode="decimal"
-                value={values[p.key]}
-                onChange={(e) => setValues({ ...values, [p.key]: e.target.value })}
-                aria-invalid={problems[p.key] ? true : undefined}
-                aria-describedby={`${id}-${p.key}-hint`}
-              />
-              <span className="unit">{p.unitLabel}</span>
-            </span>
-            <span className="hint" id={`${id}-${p.key}-hint`}>
-              {problems[p.key] ? <span className="field-error">{problems[p.key]}</span> : p.hint}
-            </span>
-          </div>
+          <NumberField
+            key={p.key}
+            id={`${id}-${p.key}`}
+            label={p.label}
+            value={values[p.key]}
+            onChange={(value) => setValues({ ...values, [p.key]: value })}
+            unit={p.unitLabel}
+            hint={p.hint}
+            problem={problems[p.key]}
+          />
         ))}
       </div>
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save the paces'}
-        </button>
-        {saved && (
-          <span role="status" className="ok">
-            Saved.
-          </span>
-        )}
-      </div>
+      <SaveRow label="Save the paces" saving={saving} saved={saved} />
     </form>
   );
 }
@@ -278,58 +254,28 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
           'Off: it starts when a route has host names.'
         )}
       </p>
-      {problems.form && (
-        <p className="callout danger" role="alert">
-          {problems.form}
-        </p>
-      )}
+      <FormProblem problem={problems.form} />
       <div className="grid">
-        <div className="pace">
-          <label htmlFor={`${id}-port`}>Port</label>
-          <input
-            id={`${id}-port`}
-            inputMode="numeric"
-            value={port}
-            onChange={(e) => setPort(e.target.value)}
-            aria-invalid={problems.wakeProxyPort ? true : undefined}
-            aria-describedby={`${id}-port-hint`}
-          />
-          <span className="hint" id={`${id}-port-hint`}>
-            {problems.wakeProxyPort ? (
-              <span className="field-error">{problems.wakeProxyPort}</span>
-            ) : (
-              '0 picks a free port'
-            )}
-          </span>
-        </div>
-        <div className="pace">
-          <label htmlFor={`${id}-address`}>Address</label>
-          <input
-            id={`${id}-address`}
-            value={address}
-            onChange={(e) => setAddress(e.target.value)}
-            aria-invalid={problems.wakeProxyAddress ? true : undefined}
-            aria-describedby={`${id}-address-hint`}
-          />
-          <span className="hint" id={`${id}-address-hint`}>
-            {problems.wakeProxyAddress ? (
-              <span className="field-error">{problems.wakeProxyAddress}</span>
-            ) : (
-              '127.0.0.1: this machine only'
-            )}
-          </span>
-        </div>
+        <NumberField
+          id={`${id}-port`}
+          label="Port"
+          inputMode="numeric"
+          value={port}
+          onChange={setPort}
+          hint="0 picks a free port"
+          problem={problems.wakeProxyPort}
+        />
+        <NumberField
+          id={`${id}-address`}
+          label="Address"
+          inputMode="text"
+          value={address}
+          onChange={setAddress}
+          hint="127.0.0.1: this machine only"
+          problem={problems.wakeProxyAddress}
+        />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="primary">
-          Save the wake proxy
-        </button>
-        {saved && (
-          <span role="status" className="ok">
-            Saved.
-          </span>
-        )}
-      </div>
+      <SaveRow label="Save the wake proxy" saved={saved} />
     </form>
   );
 }

@@ -203,7 +203,7 @@ describe('the settings for operators', () => {
     await user.clear(retention);
     await user.type(retention, '90');
     await user.selectOptions(screen.getByLabelText('Flavor price unit'), 'eur-per-hour');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.click(screen.getByRole('button', { name: 'Save history and savings' }));
     await waitFor(() =>
       expect(api.calls).toContainEqual({
         name: 'updateSettings',

@@ -1,0 +1,81 @@
+/**
+ * The pieces every settings form is made of: a labelled input with its unit and its hint (or the
+ * problem the engine found with it), the form's problem, and the save row. One place for the markup
+ * and the accessibility wiring (aria-invalid, aria-describedby).
+ */
+import type { ReactNode } from 'react';
+import { ApiError } from '../../shared/api-errors.ts';
+import { InputError } from '../../shared/errors.ts';
+import { errorText } from '../store/dashboard-store.ts';
+
+/** The problems of a refused change, by field ("form" for those of the whole change). */
+export function problemsByField(error: unknown): Record<string, string> {
+  const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
+  return list.length
+    ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
+    : { form: errorText(error) };
+}
+
+export function NumberField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint: ReactNode;
+  problem?: string | undefined;
+  unit?: string;
+  inputMode?: 'numeric' | 'decimal' | 'text';
+  disabled?: boolean;
+}) {
+  const input = (
+    <input
+      id={props.id}
+      inputMode={props.inputMode ?? 'decimal'}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={(e) => props.onChange(e.target.value)}
+      aria-invalid={props.problem ? true : undefined}
+      aria-describedby={`${props.id}-hint`}
+    />
+  );
+  return (
+    <div className="pace">
+      <label htmlFor={props.id}>{props.label}</label>
+      {props.unit ? (
+        <span className="with-unit">
+          {input}
+          <span className="unit">{props.unit}</span>
+        </span>
+      ) : (
+        input
+      )}
+      <span className="hint" id={`${props.id}-hint`}>
+        {props.problem ? <span className="field-error">{props.problem}</span> : props.hint}
+      </span>
+    </div>
+  );
+}
+
+export function FormProblem({ problem }: { problem: string | undefined }) {
+  return problem ? (
+    <p className="callout danger" role="alert">
+      {problem}
+    </p>
+  ) : null;
+}
+
+export function SaveRow(props: { label: string; saving?: boolean; saved: boolean; children?: ReactNode }) {
+  return (
+    <div className="form-actions">
+      {props.children}
+      <button type="submit" className="primary" disabled={props.saving}>
+        {props.saving ? 'Saving…' : props.label}
+      </button>
+      {props.saved && (
+        <span role="status" className="ok">
+          Saved.
+        </span>
+      )}
+    </div>
+  );
+}
