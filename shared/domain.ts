@@ -24,6 +24,16 @@ export const CONSOLE_LABELS: Record<ReaperState, string> = {
   Error: 'Error',
 };
 
+/** The states by urgency, most urgent first: the order summaries (header, tray tooltip) count them in. */
+export const STATES_BY_URGENCY: readonly ReaperState[] = [
+  'Error',
+  'WaitingForUp',
+  'WaitingForShutdown',
+  'WaitingForInit',
+  'Up',
+  'Down',
+];
+
 /** States the fast pace (5 s) looks at, besides the apps a request just asked for. */
 export function isInTransit(state: ReaperState): boolean {
   return state === 'WaitingForInit' || state === 'WaitingForShutdown' || state === 'WaitingForUp';

@@ -6,7 +6,13 @@
  * paused: a pause must stay visibly on) > dry-run > apps in transit > all fine.
  */
 import type { SessionMode } from '../../shared/api.ts';
-import { assertNever, CONSOLE_LABELS, isInTransit, type ReaperState } from '../../shared/domain.ts';
+import {
+  assertNever,
+  CONSOLE_LABELS,
+  isInTransit,
+  type ReaperState,
+  STATES_BY_URGENCY,
+} from '../../shared/domain.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
 export type TrayStatus = (typeof TRAY_STATUSES)[number];
@@ -36,22 +42,14 @@ export function trayStatus(input: TrayInput): TrayStatus {
 /** Windows cuts a tray tooltip at 127 characters; keep every platform under it. */
 export const TOOLTIP_MAX = 127;
 
-/** In the order the tooltip names them. */
-const COUNTED: ReaperState[] = [
-  'Error',
-  'WaitingForUp',
-  'WaitingForShutdown',
-  'WaitingForInit',
-  'Up',
-  'Down',
-];
-
 export function trayTooltip(input: TrayInput): string {
   const title = input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
   if (input.mode === 'disconnected') return `${title}: no Clever Cloud account connected`;
   const counts = new Map<ReaperState, number>();
   for (const app of input.apps) counts.set(app.state, (counts.get(app.state) ?? 0) + 1);
-  const parts = COUNTED.filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${CONSOLE_LABELS[s]}`);
+  const parts = STATES_BY_URGENCY.filter((s) => counts.get(s)).map(
+    (s) => `${counts.get(s)} ${CONSOLE_LABELS[s]}`,
+  );
   const flags = [
     input.switches?.killSwitch ? 'kill switch on' : null,
     input.switches?.dryRun ? 'dry-run' : null,

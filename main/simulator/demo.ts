@@ -48,14 +48,11 @@ export const DEMO_SETTINGS: SettingsUpdate = {
   releaseDelayMs: MINUTE,
 };
 
-export function buildDemoScenario(clock: Clock): DemoScenario {
-  const cloud = new SimulatedCloud(clock, {
-    deployDurationMs: 40 * SECOND,
-    stopDurationMs: 6 * SECOND,
-    failAfterMs: 25 * SECOND,
-  });
-  const acme = cloud.addOrganisation('Acme Staging');
-  const me = cloud.user.id;
+/**
+ * A scenario's list of apps and the function that adds one to the simulated cloud and puts it under
+ * a route (grace period `gracePeriodMs` unless the route says otherwise).
+ */
+export function appAdder(cloud: SimulatedCloud, gracePeriodMs: number) {
   const apps: DemoApp[] = [];
   const add = (
     ownerId: string,
@@ -64,13 +61,21 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
     route: Partial<RouteCreate> = {},
   ) => {
     const app = cloud.addApp(ownerId, name, simOptions);
-    apps.push({
-      appId: app.id,
-      ownerId,
-      route: { appId: app.id, ownerId, gracePeriodMs: 2 * MINUTE, ...route },
-    });
+    apps.push({ appId: app.id, ownerId, route: { appId: app.id, ownerId, gracePeriodMs, ...route } });
     return app;
   };
+  return { apps, add };
+}
+
+export function buildDemoScenario(clock: Clock): DemoScenario {
+  const cloud = new SimulatedCloud(clock, {
+    deployDurationMs: 40 * SECOND,
+    stopDurationMs: 6 * SECOND,
+    failAfterMs: 25 * SECOND,
+  });
+  const acme = cloud.addOrganisation('Acme Staging');
+  const me = cloud.user.id;
+  const { apps, add } = appAdder(cloud, 2 * MINUTE);
 
   const shop = add(
     acme.id,

@@ -7,9 +7,8 @@
  * - `fleet`: a thousand apps across five owners, for the dashboard at scale.
  */
 import { MINUTE, SECOND } from '../../shared/durations.ts';
-import type { RouteCreate } from '../../shared/routes.ts';
 import type { Clock } from '../engine/ports.ts';
-import { buildDemoScenario, type DemoApp, type DemoScenario, trafficLoop } from './demo.ts';
+import { appAdder, buildDemoScenario, type DemoScenario, trafficLoop } from './demo.ts';
 import { FLAVORS, SimulatedCloud } from './model.ts';
 
 export const SCENARIOS = {
@@ -48,21 +47,7 @@ export function buildE2eScenario(clock: Clock): DemoScenario {
   });
   const acme = cloud.addOrganisation('Acme Staging');
   const me = cloud.user.id;
-  const apps: DemoApp[] = [];
-  const add = (
-    ownerId: string,
-    name: string,
-    simOptions: Parameters<SimulatedCloud['addApp']>[2],
-    route: Partial<RouteCreate> = {},
-  ) => {
-    const app = cloud.addApp(ownerId, name, simOptions);
-    apps.push({
-      appId: app.id,
-      ownerId,
-      route: { appId: app.id, ownerId, gracePeriodMs: 2 * 60 * MINUTE, ...route },
-    });
-    return app;
-  };
+  const { apps, add } = appAdder(cloud, 2 * 60 * MINUTE);
 
   add(acme.id, 'idle-review', {}, { gracePeriodMs: 3 * MINUTE });
   const shop = add(
@@ -116,7 +101,7 @@ export function buildFleetScenario(clock: Clock, count: number): DemoScenario {
       (n) => cloud.addOrganisation(n).id,
     ),
   ];
-  const apps: DemoApp[] = [];
+  const { apps, add } = appAdder(cloud, 2 * MINUTE);
   const busy: string[] = [];
   const askers: string[] = [];
   const kinds = ['web', 'api', 'worker', 'admin', 'docs', 'review', 'preview', 'staging'];
@@ -127,18 +112,18 @@ export function buildFleetScenario(clock: Clock, count: number): DemoScenario {
     // never deployed (18), moderated (19); the others are idle and fall asleep after their grace period.
     const roll = i % 20;
     const down = roll < 6 || roll === 17 || roll === 18;
-    const app = cloud.addApp(ownerId, name, {
-      state: roll === 19 ? 'MODERATED' : down ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP',
-      ...(roll === 18 ? { neverDeployed: true } : {}),
-    });
+    const app = add(
+      ownerId,
+      name,
+      {
+        state: roll === 19 ? 'MODERATED' : down ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP',
+        ...(roll === 18 ? { neverDeployed: true } : {}),
+      },
+      { gracePeriodMs: (2 + (i % 5) * 3) * MINUTE },
+    );
     if (roll === 17) cloud.injectOutcomes(app.id, 'fail');
     if (roll >= 8 && roll < 12) busy.push(app.id);
     if (roll === 0 || roll === 17 || roll === 18) askers.push(app.id);
-    apps.push({
-      appId: app.id,
-      ownerId,
-      route: { appId: app.id, ownerId, gracePeriodMs: (2 + (i % 5) * 3) * MINUTE },
-    });
   }
   return {
     cloud,

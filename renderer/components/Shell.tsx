@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { countByState } from '../../shared/app-view.ts';
-import { CONSOLE_LABELS, type ReaperState } from '../../shared/domain.ts';
+import { CONSOLE_LABELS, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import { useDashboard } from '../store/context.tsx';
 import type { View } from '../store/dashboard-store.ts';
 import { AppDetailPanel } from './AppDetail.tsx';
@@ -76,15 +76,6 @@ const NAV: { view: View; label: string }[] = [
   { view: 'settings', label: 'Settings' },
 ];
 
-const SUMMARY: ReaperState[] = [
-  'Error',
-  'WaitingForUp',
-  'WaitingForShutdown',
-  'WaitingForInit',
-  'Up',
-  'Down',
-];
-
 function Header() {
   const view = useDashboard((s) => s.view);
   const setView = useDashboard((s) => s.setView);
@@ -116,7 +107,7 @@ function Header() {
         ))}
       </nav>
       <ul className="summary" aria-label="Apps by state">
-        {SUMMARY.filter((s) => counts[s] > 0).map((s) => (
+        {STATES_BY_URGENCY.filter((s) => counts[s] > 0).map((s) => (
           <li key={s}>
             <button
               type="button"
