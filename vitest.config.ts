@@ -21,7 +21,7 @@ export default defineConfig({
         },
         test: {
           name: 'node',
-          include: ['main/**/*.test.ts', 'shared/**/*.test.ts'],
+          include: ['main/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           server: { deps: { inline: ['electron-store'] } },
         },

@@ -123,6 +123,11 @@ async function start(
   hooks: { setController(c: DesktopController): void; setWindow(w: DashboardWindow): void },
 ): Promise<void> {
   let controller: DesktopController | null = null;
+  // Security, before Electron is ready: every renderer sandboxed, whatever its webPreferences say
+  // (checklist item 4; the window asks for it too), and every session denies permissions (item 5),
+  // the default one and any created later.
+  app.enableSandbox();
+  app.on('session-created', (created) => denyPermissions(created, log));
   await app.whenReady();
   log(
     'info',
@@ -135,8 +140,7 @@ async function start(
   const page: AppPage = devUrl
     ? { kind: 'dev', url: devUrl }
     : { kind: 'file', url: pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).toString() };
-  const policy = { page, openExternal: (url: string) => void shell.openExternal(url), log };
-  app.on('web-contents-created', (_event, contents) => restrictContents(contents, policy));
+  app.on('web-contents-created', (_event, contents) => restrictContents(contents, { page, shell, log }));
   denyPermissions(session.defaultSession, log);
   // macOS needs an Edit menu for copy and paste; elsewhere the window has no menu bar.
   Menu.setApplicationMenu(

@@ -1,7 +1,7 @@
 /** The security restrictions on fake webContents and sessions (the handlers are what Electron calls). */
 import { EventEmitter } from 'node:events';
 import type { HandlerDetails, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { denyPermissions, restrictContents } from './security.ts';
 import { externalLink, isAppPage } from './url-policy.ts';
 
@@ -20,13 +20,18 @@ class FakeContents extends EventEmitter {
   }
 }
 
-function setup() {
+function setup(openExternal: (url: string) => Promise<void> = async () => undefined) {
   const contents = new FakeContents();
   const opened: string[] = [];
   const logged: string[] = [];
   restrictContents(contents as unknown as WebContents, {
     page: { kind: 'file', url: PAGE },
-    openExternal: (url) => opened.push(url),
+    shell: {
+      openExternal: (url) => {
+        opened.push(url);
+        return openExternal(url);
+      },
+    },
     log: (_level, message) => logged.push(message),
   });
   return { contents, opened, logged };
@@ -65,6 +70,17 @@ describe('the security restrictions of the app’s pages', () => {
     expect(contents.openHandler?.({ url: 'file:///etc/passwd' } as HandlerDetails)).toEqual(deny);
     expect(contents.openHandler?.({ url: 'smb://share/x' } as HandlerDetails)).toEqual(deny);
     expect(opened).toEqual(['https://developers.clever-cloud.com/doc/']);
+  });
+
+  it('hand the browser a link as the URL policy normalised it, and log when the browser fails', async () => {
+    const { contents, opened, logged } = setup(async () => {
+      throw new Error('no browser');
+    });
+    contents.openHandler?.({ url: 'https://console.clever-cloud.com/a/../b' } as HandlerDetails);
+    expect(opened).toEqual(['https://console.clever-cloud.com/b']);
+    await vi.waitFor(() =>
+      expect(logged).toContain('the browser could not open https://console.clever-cloud.com/b: no browser'),
+    );
   });
 
   it('refuse webviews', () => {

@@ -7,15 +7,15 @@
  *
  * Types only from Electron: index.ts applies these to the real objects, tests to fakes.
  */
-import type { Event, HandlerDetails, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
+import type { Event, HandlerDetails, Session, Shell, WebContents, WindowOpenHandlerResponse } from 'electron';
 import { type AppPage, externalLink, isAppPage } from './url-policy.ts';
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface SecurityPolicy {
   page: AppPage;
-  /** shell.openExternal, for the links externalLink() lets through. */
-  openExternal(url: string): void;
+  /** Electron's shell: it is handed only the links externalLink() lets through. */
+  shell: Pick<Shell, 'openExternal'>;
   log?: Log;
 }
 
@@ -25,8 +25,15 @@ type Contents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
 export function restrictContents(contents: Contents, policy: SecurityPolicy): void {
   const leave = (url: string, what: string) => {
     const link = externalLink(url);
-    if (link) policy.openExternal(link);
-    else policy.log?.('warn', `${what} refused: ${url.slice(0, 200)}`);
+    if (!link) {
+      policy.log?.('warn', `${what} refused: ${url.slice(0, 200)}`);
+      return;
+    }
+    // 15. Do not use shell.openExternal with untrusted content: the one call of the app, on a link
+    // externalLink() accepted (https to Clever Cloud's hosts, or loopback), as it normalised it.
+    policy.shell.openExternal(link).catch((error: unknown) => {
+      policy.log?.('warn', `the browser could not open ${link.slice(0, 200)}: ${(error as Error).message}`);
+    });
   };
 
   // 13. Disable or limit navigation: the page never leaves the app's own page.
@@ -42,7 +49,7 @@ export function restrictContents(contents: Contents, policy: SecurityPolicy): vo
   });
 
   // 14. Disable or limit the creation of new windows: never; an allowed link goes to the browser
-  // (15. Do not use shell.openExternal with untrusted content: only links externalLink() accepts).
+  // (a middle-click on a link comes here too).
   contents.setWindowOpenHandler((details: HandlerDetails): WindowOpenHandlerResponse => {
     leave(details.url, 'new window');
     return { action: 'deny' };

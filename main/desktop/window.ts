@@ -1,6 +1,7 @@
 /**
- * The dashboard's window, with Electron's security defaults spelled out (checklist items 2-4, 6:
- * context isolation, sandbox, no Node in the page, web security on). One window at a time; closing
+ * The dashboard's window, with Electron's security defaults spelled out (checklist items 2-4, 6, 8,
+ * 9: no Node in the page, context isolation, sandbox, web security on, no insecure content, no
+ * experimental features; no enableBlinkFeatures, item 10). One window at a time; closing
  * it destroys it (the reaper keeps running in the main process, the tray stays), opening it again
  * builds a new one that starts from a snapshot.
  */
@@ -72,6 +73,7 @@ export class DashboardWindow implements WindowPort {
         nodeIntegrationInSubFrames: false,
         webSecurity: true,
         allowRunningInsecureContent: false,
+        experimentalFeatures: false,
         webviewTag: false,
         navigateOnDragDrop: false,
         spellcheck: false,

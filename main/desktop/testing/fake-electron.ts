@@ -26,6 +26,8 @@ export const fake = {
   applicationMenu: undefined as unknown,
   exitCode: null as number | null,
   quit: false,
+  /** app.enableSandbox() was called, and Electron was not ready yet (as it must be). */
+  sandboxedBeforeReady: false,
   paths: new Map<string, string>([['userData', mkdtempSync(join(tmpdir(), 'reaper-fake-userdata-'))]]),
 };
 
@@ -54,6 +56,10 @@ class FakeApp extends EventEmitter {
   }
   isReady() {
     return this.ready;
+  }
+  enableSandbox() {
+    if (this.ready) throw new Error('app.enableSandbox() can only be called before app is ready');
+    fake.sandboxedBeforeReady = true;
   }
   getPath(name: string) {
     const path = fake.paths.get(name);
@@ -234,13 +240,23 @@ export const safeStorage = {
   getSelectedStorageBackend: () => 'basic_text',
 };
 
-export const session = {
-  defaultSession: {
-    setPermissionRequestHandler() {},
-    setPermissionCheckHandler() {},
-    setDevicePermissionHandler() {},
-  },
-};
+/** A session that keeps the permission handlers it is given. */
+export class FakeSession {
+  requestHandler: Handler | null = null;
+  checkHandler: Handler | null = null;
+  deviceHandler: Handler | null = null;
+  setPermissionRequestHandler(handler: Handler | null) {
+    this.requestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: Handler | null) {
+    this.checkHandler = handler;
+  }
+  setDevicePermissionHandler(handler: Handler | null) {
+    this.deviceHandler = handler;
+  }
+}
+
+export const session = { defaultSession: new FakeSession() };
 
 export const shell = {
   async openExternal(url: string) {
