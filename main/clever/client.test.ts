@@ -345,4 +345,31 @@ describe('the access-log stream', () => {
     }
     expect(resumed).toEqual(['/c']);
   });
+
+  // The streams are read with node:http, not fetch: their failures must read as the calls' do.
+  async function firstEvent(c: CleverClient, ownerId: string, appId: string) {
+    for await (const e of c.accessLogs(ownerId, appId, { signal: AbortSignal.timeout(2000) })) return e;
+    return null;
+  }
+
+  it('a refused stream is a CleverCallError like any call: 401 unauthorized, no secret in it', async () => {
+    const acme = cloud.addOrganisation('Acme');
+    const app = cloud.addApp(acme.id, 'staging');
+    const bad = operatorCredentials({ kind: 'oauth1', token: oauth.token, secret: 'wrong-secret-value' });
+    const error = await caught(firstEvent(client(bad), acme.id, app.id));
+    expect(error).toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(JSON.stringify({ m: error.message, s: error.stack })).not.toContain('wrong-secret-value');
+    expect(calls.at(-1)).toMatchObject({ status: 401, outcome: 'unauthorized' });
+  });
+
+  it('a stream of an unknown app is not-found; an unreachable server is a network error', async () => {
+    const acme = cloud.addOrganisation('Acme');
+    expect(await caught(firstEvent(client(), acme.id, 'app_nope'))).toMatchObject({ kind: 'not-found' });
+    const url = sim.url;
+    await sim.close();
+    const error = await caught(firstEvent(client(good, { apiHost: url }), acme.id, 'app_nope'));
+    expect(error.kind).toBe('network');
+    // Refused, or reset when a kept-alive socket of the closed server is tried first.
+    expect(error.message).toMatch(/ECONNREFUSED|ECONNRESET/);
+  });
 });

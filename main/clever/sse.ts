@@ -10,25 +10,23 @@ export interface SseEvent {
   retry: number | null;
 }
 
-/** Parse a text/event-stream body into events; ends with the stream or when `signal` aborts. */
+/**
+ * Parse a text/event-stream body into events; ends with the stream, or quietly when `signal` aborts
+ * (the body must then end or fail: a node:http response whose request was given the signal does).
+ */
 export async function* readSse(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array | string>,
   signal?: AbortSignal,
 ): AsyncGenerator<SseEvent> {
-  const reader = body.getReader();
   const decoder = new TextDecoder();
-  const onAbort = () => void reader.cancel().catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
   let buffer = '';
   let id: string | null = null;
   let event = '';
   let data: string[] = [];
   let retry: number | null = null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
+    for await (const chunk of body) {
+      buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
       let newline = buffer.search(/\r\n|\r|\n/);
       while (newline >= 0) {
         const line = buffer.slice(0, newline);
@@ -53,8 +51,8 @@ export async function* readSse(
         newline = buffer.search(/\r\n|\r|\n/);
       }
     }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    reader.releaseLock();
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw error;
   }
 }

@@ -3,10 +3,10 @@
  * of each request. A request that the route's filters do not ignore counts as traffic; one logged for
  * an Asleep app asks for it (the engine wakes it).
  *
- * A stream that drops, ends or goes silent (no event, heartbeats included, for `silenceMs`) is
- * opened again after a backoff (1 s, x1.25 per failure, at most 60 s, with jitter), resuming after
- * the last event id seen (Last-Event-ID); event ids already handled are skipped, so nothing is lost
- * or counted twice.
+ * A stream that drops, ends or goes silent (no event, heartbeats included, for `silenceMs`, noticed
+ * within a quarter of it more) is opened again after a backoff (1 s, x1.25 per failure, at most 60 s,
+ * with jitter), resuming after the last event id seen (Last-Event-ID); event ids already handled are
+ * skipped, so nothing is lost or counted twice.
  */
 
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
@@ -26,7 +26,10 @@ export interface AccessLogOptions {
   source: AccessLogSource;
   clock: Clock;
   stats: TrafficStats;
-  /** A stream with no event at all for this long is considered dead (Clever Cloud sends heartbeats). */
+  /**
+   * A stream with no event at all for this long (up to a quarter more) is considered dead (Clever
+   * Cloud sends heartbeats).
+   */
   silenceMs?: number;
   /** Backoff bounds for reconnecting. */
   backoffMs?: { first: number; max: number };
@@ -41,18 +44,28 @@ interface Follow {
   recentIds: Set<string>;
   failures: number;
   connected: boolean;
+  /** The connection under way, and the watchdog's ticks since its last event. */
+  attempt: AbortController | null;
+  quiet: number;
   /** Events handled, for tests and the dashboard. */
   events: number;
   done: Promise<void>;
 }
 
 const RECENT_IDS = 1000;
+/** The watchdog looks for silent streams this many times per `silenceMs`. */
+const WATCHDOG_TICKS = 4;
 
 export class AccessLogFollower {
   private readonly options: Required<Omit<AccessLogOptions, 'log'>> & Pick<AccessLogOptions, 'log'>;
   private follows = new Map<string, Follow>();
   private offEngine: (() => void) | null = null;
   private running = false;
+  /**
+   * One timer for every stream's silence (a timer re-armed at each event costs more than the event
+   * itself when a thousand streams each get a heartbeat every 2 s).
+   */
+  private watchdog: ReturnType<typeof setInterval> | null = null;
 
   constructor(options: AccessLogOptions) {
     this.options = {
@@ -65,6 +78,11 @@ export class AccessLogFollower {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // A stream is stopped after between WATCHDOG_TICKS and WATCHDOG_TICKS + 1 ticks without an event.
+    this.watchdog = setInterval(() => {
+      for (const f of this.follows.values()) if (++f.quiet > WATCHDOG_TICKS) f.attempt?.abort();
+    }, this.options.silenceMs / WATCHDOG_TICKS);
+    this.watchdog.unref?.();
     this.offEngine = this.options.engine.on((e) => {
       if (e.type === 'app') {
         const f = this.follows.get(e.record.appId);
@@ -80,6 +98,8 @@ export class AccessLogFollower {
 
   async stop(): Promise<void> {
     this.running = false;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     this.offEngine?.();
     const done = [...this.follows.values()].map((f) => {
       f.controller.abort();
@@ -118,6 +138,8 @@ export class AccessLogFollower {
       recentIds: new Set(),
       failures: 0,
       connected: false,
+      attempt: null,
+      quiet: 0,
       events: 0,
       done: Promise.resolve(),
     };
@@ -132,20 +154,16 @@ export class AccessLogFollower {
       const attempt = new AbortController();
       const stopAttempt = () => attempt.abort();
       f.controller.signal.addEventListener('abort', stopAttempt, { once: true });
-      let silence: ReturnType<typeof setTimeout> | undefined;
-      const feed = () => {
-        clearTimeout(silence);
-        silence = setTimeout(stopAttempt, this.options.silenceMs);
-      };
+      f.attempt = attempt;
+      f.quiet = 0;
       try {
-        feed();
         const events = this.options.source(f.ownerId, f.appId, {
           signal: attempt.signal,
           lastEventId: f.lastEventId,
           ...(f.lastEventId ? {} : { since }),
         });
         for await (const event of events) {
-          feed();
+          f.quiet = 0;
           f.connected = true;
           f.failures = 0;
           if (event.event === 'ACCESS_LOG') this.handle(f, event);
@@ -159,7 +177,7 @@ export class AccessLogFollower {
           );
         }
       } finally {
-        clearTimeout(silence);
+        f.attempt = null;
         f.controller.signal.removeEventListener('abort', stopAttempt);
         f.connected = false;
       }
