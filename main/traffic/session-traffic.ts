@@ -16,7 +16,7 @@ export interface SessionTrafficOptions {
   clock: Clock;
   /** The access-log stream of an app; null when the Clever Cloud port has none. */
   accessLogs: AccessLogSource | null;
-  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
+  upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   expectedWakeMs: (appId: string) => number | null;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }

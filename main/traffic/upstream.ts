@@ -11,17 +11,19 @@ const TTL_MS = 10 * 60_000;
 export function cleverUpstream(
   clever: Pick<CleverCloudPort, 'getApplication'>,
   options: { origin?: string } = {},
-): (appId: string, ownerId: string) => Promise<Upstream> {
-  const cache = new Map<string, { host: string; until: number }>();
-  return async (appId, ownerId) => {
+): (appId: string, ownerId: string) => Upstream | Promise<Upstream> {
+  const cache = new Map<string, { upstream: Upstream; until: number }>();
+  const read = async (appId: string, ownerId: string): Promise<Upstream> => {
+    const app = await clever.getApplication(ownerId, appId);
+    const host = app?.vhosts?.[0];
+    if (!host) throw new Error(`${appId} has no domain on Clever Cloud to send requests to`);
+    const upstream = { origin: options.origin ?? `https://${host}`, host };
+    cache.set(appId, { upstream, until: Date.now() + TTL_MS });
+    return upstream;
+  };
+  // Known: at once, without a promise (the wake proxy's hot path).
+  return (appId, ownerId) => {
     const hit = cache.get(appId);
-    let host = hit && hit.until > Date.now() ? hit.host : null;
-    if (!host) {
-      const app = await clever.getApplication(ownerId, appId);
-      host = app?.vhosts?.[0] ?? null;
-      if (!host) throw new Error(`${appId} has no domain on Clever Cloud to send requests to`);
-      cache.set(appId, { host, until: Date.now() + TTL_MS });
-    }
-    return { origin: options.origin ?? `https://${host}`, host };
+    return hit && hit.until > Date.now() ? hit.upstream : read(appId, ownerId);
   };
 }

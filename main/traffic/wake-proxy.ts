@@ -42,7 +42,8 @@ export interface WakeProxyOptions {
   holdDeadlineMs: () => number;
   clock: Clock;
   stats: TrafficStats;
-  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
+  /** Synchronous when known (the hot path then allocates no promise), a promise when it must be read. */
+  upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
   expectedWakeMs?: (appId: string) => number | null;
   log?: (level: 'info' | 'warn', message: string) => void;
@@ -79,11 +80,16 @@ export class WakeProxy {
 
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     const server = createServer({ requireHostHeader: true }, (req, res) => {
-      this.handle(req, res).catch((error) => {
+      const failed = (error: unknown) => {
         this.options.log?.('warn', `wake proxy: ${error instanceof Error ? error.message : String(error)}`);
         if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
         else res.destroy();
-      });
+      };
+      try {
+        this.handle(req, res)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
     });
     // CONNECT never reaches the request handler: refuse it here (not a forward proxy).
     server.on('connect', (_req, socket) => {
@@ -121,7 +127,8 @@ export class WakeProxy {
     return this.hosts.map.get(host);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Synchronous for an app that is up (the hot path); a promise while a sleeping app is held. */
+  private handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
     const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
@@ -161,8 +168,18 @@ export class WakeProxy {
       void asking;
       return this.wakingPage(record, res);
     }
+    return this.hold(record, asking, req, res);
+  }
 
-    // Not a browser: hold the request (its body stays in the socket) until the app is Up.
+  /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
+  private async hold(
+    record: AppRecord,
+    asking: Promise<unknown>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const { engine } = this.options;
+    const { appId } = record;
     req.pause();
     const gone = new AbortController();
     res.on('close', () => gone.abort());
@@ -256,14 +273,20 @@ export class WakeProxy {
     return t;
   }
 
-  /** Pass the request to the app and its answer back, streaming both ways (the hot path). */
-  private async forward(
+  /** Pass the request to the app, once its upstream is known. */
+  private forward(
     appId: string,
     ownerId: string,
     req: IncomingMessage,
     res: ServerResponse,
-  ): Promise<void> {
-    const upstream = await this.options.upstream(appId, ownerId);
+  ): void | Promise<void> {
+    const upstream = this.options.upstream(appId, ownerId);
+    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res));
+    this.pass(appId, upstream, req, res);
+  }
+
+  /** Pass the request to the app and its answer back, streaming both ways (the hot path). */
+  private pass(appId: string, upstream: Upstream, req: IncomingMessage, res: ServerResponse): void {
     const { https, hostname, port } = this.target(upstream);
     const headers: Record<string, string | string[]> = {};
     const incoming = req.headers;
