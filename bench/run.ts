@@ -32,7 +32,7 @@ for (const n of quick ? [10, 100] : [10, 100, 1000, 5000]) {
 
 console.log('\n## 2. Engine cost');
 for (const n of quick ? [1000] : [1000, 10_000]) for (const r of await engineTick(n)) note(r);
-for (const r of await idleBench(quick ? { apps: 100, settle: 5, seconds: 10 } : {})) note(r);
+for (const r of await idleBench(quick ? { apps: 100, settle: 5, seconds: 10 } : {})) note({ ...r });
 
 console.log('\n## 3. Reaction times');
 for (const r of await reactionTimes(quick ? 3 : 20)) note(r);
