@@ -177,6 +177,17 @@ export interface CredentialsStatus {
   canConnect: boolean;
 }
 
+/** No credentials, nothing found, nothing wrong: where a session starts. */
+export const NO_CREDENTIALS: CredentialsStatus = {
+  state: 'none',
+  source: null,
+  account: null,
+  found: { environment: false, cleverTools: false },
+  storage: null,
+  problem: null,
+  canConnect: false,
+};
+
 export interface ReaperStatus {
   /** The engine's clock now; the dashboard counts from it (it runs `timeScale` times faster). */
   now: number;

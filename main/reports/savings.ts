@@ -157,17 +157,11 @@ export function savingsWindows(now: number, timeZone: string): Record<SavingsWin
   };
 }
 
-/** One app as the report needs it. */
-export interface AppInput {
-  appId: string;
-  name: string;
-  managed: boolean;
-  flavorName: string | null;
-  flavorPrice: number | null;
-  instances: number | null;
-  asleep: Interval[];
-  projected: Interval[];
-}
+/** One app as the report needs it: what it is, and its intervals asleep (and projected, in dry-run). */
+export type AppInput = Pick<
+  AppSavings,
+  'appId' | 'name' | 'managed' | 'flavorName' | 'flavorPrice' | 'instances'
+> & { asleep: Interval[]; projected: Interval[] };
 
 function figures(asleepMs: number, projectedMs: number, hourlyEur: number | null): SavingsFigures {
   const hoursAsleep = asleepMs / HOUR;

@@ -4,7 +4,7 @@
  * (environment, clever-tools login, pasted token, safeStorage or an owner-only file) implements this
  * interface; `DemoOnlyCredentials` is the one of a server started with --demo.
  */
-import type { ConnectInput, CredentialsStatus } from '../../shared/api.ts';
+import { type ConnectInput, type CredentialsStatus, NO_CREDENTIALS } from '../../shared/api.ts';
 import { ConflictError } from '../../shared/api-errors.ts';
 import type { CleverCloudPort } from '../engine/ports.ts';
 
@@ -19,16 +19,6 @@ export interface CredentialsManager {
    */
   connect(input: ConnectInput): Promise<CleverCloudPort>;
 }
-
-export const NO_CREDENTIALS: CredentialsStatus = {
-  state: 'none',
-  source: null,
-  account: null,
-  found: { environment: false, cleverTools: false },
-  storage: null,
-  problem: null,
-  canConnect: false,
-};
 
 /** A server started with --demo: no account, and none can be connected without a restart. */
 export class DemoOnlyCredentials implements CredentialsManager {

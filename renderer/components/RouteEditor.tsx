@@ -18,6 +18,7 @@ import { formatZoned, type MustBeUpRange, nextTransitions, rangeProblems } from 
 import { msTo } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { Switch } from './form.tsx';
 
 type Unit = 'min' | 'h';
 const UNITS: Record<Unit, number> = { min: MINUTE, h: HOUR };
@@ -267,17 +268,9 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
 
         <span>Enabled</span>
         <div>
-          <label className="switch">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={draft.enabled}
-              aria-checked={draft.enabled}
-              onChange={(e) => set({ enabled: e.target.checked })}
-            />
-            <span aria-hidden="true" className="track" />
+          <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
             <span>{draft.enabled ? 'The reaper manages this app' : 'Disabled: the app is released'}</span>
-          </label>
+          </Switch>
         </div>
 
         <label htmlFor={`${id}-grace`}>Grace period</label>

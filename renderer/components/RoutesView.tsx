@@ -8,6 +8,7 @@ import { formatDuration } from '../../shared/durations.ts';
 import type { Route } from '../../shared/routes.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { Switch } from './form.tsx';
 import { RouteEditor } from './RouteEditor.tsx';
 
 export function RoutesView() {
@@ -111,18 +112,9 @@ function RouteRow({ route }: { route: Route }) {
       </th>
       <td>{app?.ownerName ?? route.ownerId}</td>
       <td>
-        <label className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={route.enabled}
-            aria-checked={route.enabled}
-            disabled={pending}
-            onChange={(e) => void setEnabled(e.target.checked)}
-          />
+        <Switch checked={route.enabled} disabled={pending} onChange={(on) => void setEnabled(on)}>
           <span className="visually-hidden">Route of {title} enabled</span>
-          <span aria-hidden="true" className="track" />
-        </label>
+        </Switch>
       </td>
       <td>{formatDuration(route.gracePeriodMs)}</td>
       <td>

@@ -11,7 +11,7 @@ import { msTo } from '../lib/format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { ConnectAccount } from './FirstRun.tsx';
-import { FormProblem, NumberField, problemsByField, SaveRow } from './form.tsx';
+import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from './form.tsx';
 import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
 
 type PaceKey =
@@ -102,36 +102,20 @@ function Switches({ settings }: { settings: Settings }) {
   return (
     <section className="card" aria-labelledby="switches-title">
       <h2 id="switches-title">Sleeping</h2>
-      <label className="switch big">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={settings.killSwitch}
-          aria-checked={settings.killSwitch}
-          onChange={(e) => void setSwitch('killSwitch', e.target.checked)}
-        />
-        <span aria-hidden="true" className="track" />
+      <Switch big checked={settings.killSwitch} onChange={(on) => void setSwitch('killSwitch', on)}>
         <span>
           <strong>Kill switch</strong>
           <span className="hint">No app is put to sleep while it is on. Wakes still happen.</span>
         </span>
-      </label>
-      <label className="switch big">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={settings.dryRun}
-          aria-checked={settings.dryRun}
-          onChange={(e) => void setSwitch('dryRun', e.target.checked)}
-        />
-        <span aria-hidden="true" className="track" />
+      </Switch>
+      <Switch big checked={settings.dryRun} onChange={(on) => void setSwitch('dryRun', on)}>
         <span>
           <strong>Dry-run</strong>
           <span className="hint">
             Each sleep the reaper would do is recorded in the history, and nothing is stopped.
           </span>
         </span>
-      </label>
+      </Switch>
     </section>
   );
 }

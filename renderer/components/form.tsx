@@ -79,3 +79,27 @@ export function SaveRow(props: { label: string; saving?: boolean; saved: boolean
     </div>
   );
 }
+
+/** An on/off switch (a checkbox with the switch role); `children` name it, after the track. */
+export function Switch(props: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  big?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <label className={props.big ? 'switch big' : 'switch'}>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={props.checked}
+        aria-checked={props.checked}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
+      <span aria-hidden="true" className="track" />
+      {props.children}
+    </label>
+  );
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ReaperListener, Snapshot } from '../../shared/api.ts';
+import { NO_CREDENTIALS, type ReaperListener, type Snapshot } from '../../shared/api.ts';
 import { appView, fakeApi } from '../test/fake-api.ts';
 import { createDashboardStore } from './dashboard-store.ts';
 
@@ -24,15 +24,7 @@ function controlled() {
         version: 'test',
         wakeProxy: { url: null },
         problems: [],
-        credentials: {
-          state: 'none',
-          source: null,
-          account: null,
-          found: { environment: false, cleverTools: false },
-          storage: null,
-          problem: null,
-          canConnect: false,
-        },
+        credentials: NO_CREDENTIALS,
       },
       apps: [appView('shop', state)],
       routes: [],
