@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiEconomy } from './api-economy.ts';
+import { dashboardBench } from './dashboard.ts';
 import { engineTick } from './engine-tick.ts';
 import { reactionTimes } from './reaction.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
@@ -34,6 +35,9 @@ for (const n of quick ? [1000] : [1000, 10_000]) for (const r of await engineTic
 
 console.log('\n## 3. Reaction times');
 for (const r of await reactionTimes(quick ? 3 : 20)) note(r);
+
+console.log('\n## 4. Dashboard in Chromium');
+for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 } : {})) note(r);
 
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
