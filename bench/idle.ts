@@ -27,11 +27,11 @@ import { parseArgs } from 'node:util';
 import { CREDENTIALS_ENV } from './fixtures/fleet-cloud.ts';
 import { round } from './stats.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE = [process.execPath, '--disable-warning=ExperimentalWarning'];
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const NODE = [process.execPath, '--disable-warning=ExperimentalWarning'];
 
 /** The environment of a server: its token generated into its data directory, `extra` added. */
-function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra };
   delete env.REAPER_ADMIN_TOKEN;
   return env;
@@ -59,7 +59,7 @@ export interface IdleResult {
 }
 
 /** Start a process and resolve with the first match of `pattern` in what it prints. */
-function startProcess(
+export function startProcess(
   args: string[],
   pattern: RegExp,
   env: NodeJS.ProcessEnv = process.env,
@@ -85,7 +85,7 @@ function startProcess(
   });
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -143,14 +143,14 @@ async function measure(pid: number, seconds: number, other?: number) {
   };
 }
 
-async function api<T>(url: string, token: string, path: string): Promise<T> {
+export async function api<T>(url: string, token: string, path: string): Promise<T> {
   const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
   return (await res.json()) as T;
 }
 
 /** Until every app is under the reaper and none is in transit, then `settle` seconds more. */
-async function settled(url: string, token: string, apps: number, settle: number): Promise<void> {
+export async function settled(url: string, token: string, apps: number, settle: number): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const list = await api<{ state: string }[]>(url, token, '/api/apps');

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiEconomy } from './api-economy.ts';
+import { dashboardBench } from './dashboard.ts';
 import { engineTick } from './engine-tick.ts';
 import { idleBench } from './idle.ts';
 import { reactionTimes } from './reaction.ts';
@@ -36,6 +37,9 @@ for (const r of await idleBench(quick ? { apps: 100, settle: 5, seconds: 10 } : 
 
 console.log('\n## 3. Reaction times');
 for (const r of await reactionTimes(quick ? 3 : 20)) note(r);
+
+console.log('\n## 4. Dashboard in Chromium');
+for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 } : {})) note(r);
 
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));

@@ -1,5 +1,5 @@
 /** The dashboard: picks its API (IPC bridge or HTTP), builds the store, and shows the shell. */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { DashboardApi } from './api/dashboard-api.ts';
 import { createHttpClient } from './api/http-client.ts';
 import { forgetToken, saveToken } from './api/token.ts';
@@ -10,7 +10,9 @@ import { createDashboardStore } from './store/dashboard-store.ts';
 
 export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized?: () => void }) {
   const store = useMemo(() => createDashboardStore(api), [api]);
-  useEffect(() => store.getState().start(), [store]);
+  // A layout effect: the snapshot and the event stream are asked for as soon as the shell is
+  // committed, not after its first paint (bench/dashboard.ts: first render).
+  useLayoutEffect(() => store.getState().start(), [store]);
   useEffect(() => {
     if (!onUnauthorized) return;
     return store.subscribe((s) => {

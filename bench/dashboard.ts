@@ -1,0 +1,532 @@
+/**
+ * The dashboard in Chromium (issue 9, item 4): the real built dashboard (out/renderer, `vite build`)
+ * served by the real headless server, on an account against the simulator in a process of its own
+ * (bench/fixtures/fleet-cloud.ts), in the system's Chromium driven by Playwright.
+ *
+ *  a) First render: from navigation start (performance.now() = 0 in the page) to the apps table
+ *     showing its rows: the toolbar says "N apps" and a row is in the DOM (a MutationObserver set up
+ *     before the page's scripts run), and to the frame after that (rAF, then a message: painted).
+ *     A fresh browser context each time (no cache, no storage); one warm-up load not counted.
+ *     Baseline: the same with 10 apps.
+ *  b) Change to screen: one app, searched for so that its row is rendered, stopped and started from
+ *     the console (`toggle NAME` on the fixture's stdin) again and again. From the server's event for
+ *     the app's new state, as a client of /api/events in this process receives it (the engine's
+ *     change, on the wire), to the row's state badge changing in the DOM (a MutationObserver) and to
+ *     the frame after. The page's clock and this process's are both performance.timeOrigin +
+ *     performance.now(); their offset is measured (the round trip with the least delay) and taken
+ *     out. Also reported: from the console action to the server's event (the reaper hearing of it).
+ *     With no other change, and while `churn` apps a second change state (the churn goes over every
+ *     app in turn, the watched one too, every ~9 s at 100/s: a toggle whose first change cannot be
+ *     told from the churn's is left out and counted as `unpaired`).
+ *  c) Frame times: requestAnimationFrame deltas and long tasks (PerformanceObserver 'longtask') over
+ *     `seconds`, the table showing every app sorted by name, while `churn` apps a second change state
+ *     (the fixture stops and starts them from the console); baseline: the same with no churn.
+ *
+ *   npx node bench/dashboard.ts [--apps 1000] [--runs 7] [--changes 24] [--seconds 10] [--churn 100]
+ *
+ * Goals of the issue: first render < 500 ms, change on screen < 250 ms, no frame over 50 ms.
+ * Nothing here asserts: the figures are printed (JSON lines) and returned.
+ */
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { SseParser } from '../renderer/api/sse.ts';
+import type { AppView, ReaperEvent } from '../shared/api.ts';
+import { CREDENTIALS_ENV } from './fixtures/fleet-cloud.ts';
+import { api, NODE, ROOT, serverEnv, settled, startProcess, stopProcess } from './idle.ts';
+import { round } from './stats.ts';
+
+const VIEWPORT = { width: 1280, height: 800 };
+/** The same flags as the e2e tests (playwright.config.ts). */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface DashboardResult {
+  name: string;
+  unit: string;
+  median: number;
+  p95?: number;
+  p99?: number;
+  worst: number;
+  samples: number;
+  [extra: string]: unknown;
+}
+
+/** Epoch milliseconds, sub-millisecond: the same expression in the page. */
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function quantiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return {
+    median: round(at(0.5), 1),
+    p95: round(at(0.95), 1),
+    p99: round(at(0.99), 1),
+    worst: round(sorted.at(-1) ?? Number.NaN, 1),
+    samples: sorted.length,
+  };
+}
+
+/**
+ * What the page records, installed before its own scripts (plain JS: it runs in the page).
+ * window.__bench.firstRows / firstPainted: the first render (ms since navigation start);
+ * watch (an app id): each change of its row's state badge, in epoch ms; startFrames/stopFrames.
+ */
+function pageScript(apps: number): string {
+  return `(() => {
+  const b = (window.__bench = {
+    firstRows: null, firstPainted: null, watch: null, lastState: null, changes: [],
+    frames: [], longtasks: [], recording: false,
+  });
+  const afterPaint = (done) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => done(performance.now());
+      channel.port2.postMessage(0);
+    });
+  const observer = new MutationObserver(() => {
+    if (b.firstRows === null) {
+      const count = document.querySelector('.toolbar .count');
+      if (count && count.textContent === '${apps} apps' && document.querySelector('tr[data-app]')) {
+        b.firstRows = performance.now();
+        afterPaint((t) => { b.firstPainted = t; });
+      }
+    }
+    if (b.watch) {
+      const badge = document.querySelector('tr[data-app-id="' + b.watch + '"] .badge');
+      const state = badge && badge.getAttribute('data-state');
+      if (state && state !== b.lastState) {
+        b.lastState = state;
+        const change = { state, dom: performance.timeOrigin + performance.now(), painted: null };
+        b.changes.push(change);
+        afterPaint((t) => { change.painted = performance.timeOrigin + t; });
+      }
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  b.stopObserving = () => observer.disconnect();
+  b.rows = () => document.querySelectorAll('tr[data-app]').length;
+  new PerformanceObserver((list) => {
+    if (b.recording) for (const e of list.getEntries()) b.longtasks.push(e.duration);
+  }).observe({ type: 'longtask' });
+  b.startFrames = () => {
+    b.frames = [];
+    b.longtasks = [];
+    b.recording = true;
+    let last = null;
+    const loop = (t) => {
+      if (!b.recording) return;
+      if (last !== null) b.frames.push(t - last);
+      last = t;
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  };
+  b.stopFrames = () => { b.recording = false; };
+})();`;
+}
+
+/**
+ * window.__bench as the predicates of waitForFunction see it: they are functions (the page's CSP
+ * forbids eval, so string predicates cannot run there), serialised, so each one reads it itself.
+ */
+interface InPage {
+  __bench: { firstPainted: number | null; changes: { painted: number | null }[]; rows(): number };
+}
+
+interface Fleet {
+  apps: number;
+  origin: string;
+  dashboardUrl: string;
+  token: string;
+  /** A line to the fixture's stdin (`churn N`, `toggle NAME`). */
+  tell(line: string): void;
+  /** The fixture's `toggled NAME <ms>` lines, in order. */
+  toggled: number[];
+}
+
+/** The simulator apart, the headless server on it, every app under the reaper and settled. */
+export async function withFleet<T>(apps: number, use: (fleet: Fleet) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reaper-dash-'));
+  const sim = await startProcess(
+    [...NODE, 'bench/fixtures/fleet-cloud.ts', '--apps', String(apps), '--data-dir', dataDir],
+    /ready (\S+)/,
+  );
+  const toggled: number[] = [];
+  let pending = '';
+  sim.child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const m = /^toggled \S+ ([\d.]+)$/.exec(line);
+      if (m) toggled.push(Number(m[1]));
+    }
+  });
+  let server: ChildProcess | null = null;
+  try {
+    const started = await startProcess(
+      [...NODE, 'main/server/cli.ts', '--port', '0', '--data-dir', dataDir, '--api-url', sim.match[1]!],
+      /Dashboard: (\S+)/,
+      serverEnv(CREDENTIALS_ENV),
+    );
+    server = started.child;
+    const dashboardUrl = started.match[1]!;
+    const url = new URL(dashboardUrl);
+    const token = decodeURIComponent(url.hash.replace(/^#token=/, ''));
+    await settled(url.origin, token, apps, 2);
+    return await use({
+      apps,
+      origin: url.origin,
+      dashboardUrl,
+      token,
+      tell: (line) => sim.child.stdin!.write(`${line}\n`),
+      toggled,
+    });
+  } finally {
+    if (server) await stopProcess(server);
+    await stopProcess(sim.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A client of the server's event stream in this process: each event with when it arrived. */
+async function listen(
+  fleet: Fleet,
+  onEvent: (event: ReaperEvent, at: number) => void,
+): Promise<{ close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(`${fleet.origin}/api/events`, {
+    headers: { authorization: `Bearer ${fleet.token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parser = new SseParser();
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const at = now();
+        for (const m of parser.push(value)) onEvent(JSON.parse(m.data) as ReaperEvent, at);
+      }
+    } catch {
+      // Aborted.
+    }
+  })();
+  return { close: () => controller.abort() };
+}
+
+/** The page's clock minus this process's (ms), from the round trip with the least delay. */
+async function clockOffset(page: Page): Promise<{ offset: number; roundTrip: number }> {
+  let best = { offset: 0, roundTrip: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < 15; i++) {
+    const before = now();
+    const inPage = await page.evaluate<number>('performance.timeOrigin + performance.now()');
+    const after = now();
+    if (after - before < best.roundTrip) {
+      best = { offset: inPage - (before + after) / 2, roundTrip: after - before };
+    }
+  }
+  return { offset: round(best.offset, 2), roundTrip: round(best.roundTrip, 2) };
+}
+
+/** A fresh context and page on the dashboard, once its table has rendered. */
+export async function openDashboard(browser: Browser, fleet: Fleet) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  await page.addInitScript({ content: pageScript(fleet.apps) });
+  await page.goto(fleet.dashboardUrl);
+  await page.waitForFunction(
+    () => (globalThis as unknown as InPage).__bench.firstPainted !== null,
+    undefined,
+    { timeout: 60_000 },
+  );
+  return { context, page };
+}
+
+interface Load {
+  rows: number;
+  painted: number;
+  domContentLoaded: number;
+  snapshotEnd: number | null;
+}
+
+/** a) First render, `runs` fresh loads after a warm-up one. */
+export async function firstRender(browser: Browser, fleet: Fleet, runs: number): Promise<DashboardResult> {
+  const loads: Load[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const { context, page } = await openDashboard(browser, fleet);
+    const load = await page.evaluate<Load>(`(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const snap = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/snapshot'));
+      return {
+        rows: window.__bench.firstRows,
+        painted: window.__bench.firstPainted,
+        domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
+        snapshotEnd: snap ? snap.responseEnd : null,
+      };
+    })()`);
+    await context.close();
+    if (i > 0) loads.push(load);
+  }
+  const rows = quantiles(loads.map((l) => l.rows));
+  return {
+    name: `dashboard first render, ${fleet.apps} apps`,
+    unit: 'ms since navigation start',
+    median: rows.median,
+    worst: rows.worst,
+    samples: rows.samples,
+    paintedMedian: quantiles(loads.map((l) => l.painted)).median,
+    paintedWorst: quantiles(loads.map((l) => l.painted)).worst,
+    domContentLoadedMedian: quantiles(loads.map((l) => l.domContentLoaded)).median,
+    snapshotReceivedMedian: quantiles(loads.flatMap((l) => (l.snapshotEnd === null ? [] : [l.snapshotEnd])))
+      .median,
+    runs: loads.map((l) => round(l.rows, 1)),
+  };
+}
+
+/** An app the fixture can stop and start (not moderated, deployed, not failing): index 7 is one. */
+function toggledApp(apps: AppView[]): AppView {
+  const app = apps.find((a) => /-0007$/.test(a.name));
+  if (!app) throw new Error('no app *-0007 in the fleet');
+  return app;
+}
+
+/** b) Change to screen, over `changes` console stops and starts of one app, with `churn` apps/s. */
+export async function changeToScreen(
+  browser: Browser,
+  fleet: Fleet,
+  changes: number,
+  churn: number,
+): Promise<DashboardResult> {
+  const app = toggledApp(await api<AppView[]>(fleet.origin, fleet.token, '/api/apps'));
+  const engine: { state: string; at: number }[] = [];
+  let engineState = app.state;
+  let events = 0;
+  const stream = await listen(fleet, (event, at) => {
+    if (event.type !== 'app') return;
+    events++;
+    if (event.app.appId === app.appId && event.app.state !== engineState) {
+      engineState = event.app.state;
+      engine.push({ state: event.app.state, at });
+    }
+  });
+  const { context, page } = await openDashboard(browser, fleet);
+  try {
+    await page.getByRole('searchbox', { name: 'Search apps' }).fill(app.name);
+    await page.locator(`tr[data-app-id="${app.appId}"]`).waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as InPage).__bench.rows() === 1);
+    await page.evaluate(`(() => {
+      const b = window.__bench;
+      b.lastState = document.querySelector('tr[data-app-id="${app.appId}"] .badge').getAttribute('data-state');
+      b.watch = '${app.appId}';
+    })()`);
+    const clock = await clockOffset(page);
+    if (churn > 0) {
+      fleet.tell(`churn ${churn}`);
+      await sleep(2000);
+    }
+    const firstToggle = fleet.toggled.length;
+    const eventsBefore = events;
+    const started = now();
+    for (let k = 0; k < changes; k++) {
+      const seen = engine.length;
+      fleet.tell(`toggle ${app.name}`);
+      await page.waitForFunction(
+        (k) => (globalThis as unknown as InPage).__bench.changes[k]?.painted != null,
+        k,
+        { timeout: 20_000 },
+      );
+      const deadline = Date.now() + 20_000;
+      while (engine.length <= seen && Date.now() < deadline) await sleep(10);
+      // Apart, so that each change is one of its own (and not in step with the fixture's batches).
+      await sleep(400 + Math.random() * 400);
+    }
+    const churned = round(((events - eventsBefore) * 1000) / (now() - started), 1);
+    if (churn > 0) fleet.tell('churn 0');
+    const screen =
+      await page.evaluate<{ state: string; dom: number; painted: number }[]>('window.__bench.changes');
+    const toggles = fleet.toggled.slice(firstToggle);
+    const toDom: number[] = [];
+    const toPaint: number[] = [];
+    const heard: number[] = [];
+    let unpaired = 0;
+    for (let k = 0; k < toggles.length; k++) {
+      const from = toggles[k]!;
+      const to = toggles[k + 1] ?? Number.POSITIVE_INFINITY;
+      const e = engine.find((x) => x.at > from && x.at < to);
+      const s = screen.find((x) => x.dom - clock.offset > from && x.dom - clock.offset < to);
+      if (!e || !s || s.state !== engineStateAfter(engine, to)) {
+        unpaired++;
+        continue;
+      }
+      heard.push(e.at - from);
+      toDom.push(s.dom - clock.offset - e.at);
+      toPaint.push(s.painted - clock.offset - e.at);
+    }
+    const dom = quantiles(toDom);
+    return {
+      name: `dashboard change to screen, ${fleet.apps} apps, churn ${churn}/s`,
+      unit: 'ms from the server event to the row in the DOM',
+      median: dom.median,
+      p95: dom.p95,
+      worst: dom.worst,
+      samples: dom.samples,
+      paintedMedian: quantiles(toPaint).median,
+      paintedP95: quantiles(toPaint).p95,
+      paintedWorst: quantiles(toPaint).worst,
+      consoleToEventMedian: quantiles(heard).median,
+      consoleToEventWorst: quantiles(heard).worst,
+      appEventsPerSecond: churned,
+      unpaired,
+      clockOffsetMs: clock.offset,
+      clockRoundTripMs: clock.roundTrip,
+    };
+  } finally {
+    stream.close();
+    await context.close();
+  }
+}
+
+/** The app's state in the engine's events last before `t`. */
+function engineStateAfter(engine: { state: string; at: number }[], t: number): string | undefined {
+  return engine.filter((x) => x.at < t).at(-1)?.state;
+}
+
+/** c) Frame times over `seconds` while `churn` apps a second change state. */
+export async function frameTimes(
+  browser: Browser,
+  fleet: Fleet,
+  churn: number,
+  seconds: number,
+): Promise<DashboardResult> {
+  let events = 0;
+  const stream = await listen(fleet, (event) => {
+    if (event.type === 'app') events++;
+  });
+  const { context, page } = await openDashboard(browser, fleet);
+  try {
+    await page.evaluate('window.__bench.stopObserving()');
+    await sleep(2000);
+    if (churn > 0) fleet.tell(`churn ${churn}`);
+    await sleep(1000);
+    const eventsBefore = events;
+    const started = now();
+    await page.evaluate('window.__bench.startFrames()');
+    await sleep(seconds * 1000);
+    await page.evaluate('window.__bench.stopFrames()');
+    const elapsed = now() - started;
+    const appEvents = events - eventsBefore;
+    if (churn > 0) fleet.tell('churn 0');
+    const { frames, longtasks } = await page.evaluate<{ frames: number[]; longtasks: number[] }>(
+      '({ frames: window.__bench.frames, longtasks: window.__bench.longtasks })',
+    );
+    const q = quantiles(frames);
+    return {
+      name: `dashboard frame times, ${fleet.apps} apps, churn ${churn}/s`,
+      unit: 'ms between animation frames',
+      median: q.median,
+      p99: q.p99,
+      worst: q.worst,
+      samples: q.samples,
+      over50ms: frames.filter((f) => f > 50).length,
+      longTasks: longtasks.length,
+      longTaskWorst: round(Math.max(0, ...longtasks), 1),
+      longTaskTotal: round(
+        longtasks.reduce((a, b) => a + b, 0),
+        1,
+      ),
+      seconds: round(elapsed / 1000, 1),
+      appEventsPerSecond: round((appEvents * 1000) / elapsed, 1),
+    };
+  } finally {
+    stream.close();
+    await context.close();
+  }
+}
+
+export interface DashboardOptions {
+  apps?: number;
+  runs?: number;
+  changes?: number;
+  seconds?: number;
+  churn?: number;
+  /** Called with each result as soon as it is measured. */
+  onResult?: (result: DashboardResult) => void;
+}
+
+export async function dashboardBench(options: DashboardOptions = {}): Promise<DashboardResult[]> {
+  const { apps = 1000, runs = 7, changes = 24, seconds = 10, churn = 100, onResult } = options;
+  // The dashboard the server serves: built when missing or older than its sources.
+  execFileSync(process.execPath, [...NODE.slice(1), 'scripts/ensure-renderer.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const results: DashboardResult[] = [];
+  const note = (r: DashboardResult) => {
+    results.push(r);
+    onResult?.(r);
+  };
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const baseline = await withFleet(10, (fleet) => firstRender(browser, fleet, runs));
+    note(baseline);
+    await withFleet(apps, async (fleet) => {
+      const first = await firstRender(browser, fleet, runs);
+      note({
+        ...first,
+        baseline: `${baseline.name}: ${baseline.median} ms`,
+        ratio: round(first.median / baseline.median, 2),
+      });
+      const quiet = await changeToScreen(browser, fleet, changes, 0);
+      note(quiet);
+      const busy = await changeToScreen(browser, fleet, changes, churn);
+      note({ ...busy, baseline: `churn 0: ${quiet.median} ms`, ratio: round(busy.median / quiet.median, 2) });
+      const still = await frameTimes(browser, fleet, 0, seconds);
+      note(still);
+      const moving = await frameTimes(browser, fleet, churn, seconds);
+      note({
+        ...moving,
+        baseline: `churn 0: median ${still.median} ms, p99 ${still.p99} ms, worst ${still.worst} ms`,
+        ratio: round((moving.p99 ?? 0) / (still.p99 ?? 1), 2),
+      });
+    });
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      apps: { type: 'string', default: '1000' },
+      runs: { type: 'string', default: '7' },
+      changes: { type: 'string', default: '24' },
+      seconds: { type: 'string', default: '10' },
+      churn: { type: 'string', default: '100' },
+    },
+  });
+  await dashboardBench({
+    apps: Number(values.apps),
+    runs: Number(values.runs),
+    changes: Number(values.changes),
+    seconds: Number(values.seconds),
+    churn: Number(values.churn),
+    onResult: (r) => console.log(JSON.stringify(r)),
+  });
+}
