@@ -2,7 +2,7 @@
  * The client against the simulator over real HTTP on loopback, and against fixtures shaped like the
  * real API (quirks included).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../engine/clocks.ts';
 import { CleverCallError } from '../engine/ports.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
@@ -317,16 +317,15 @@ describe('the access-log stream', () => {
     const c = client();
     const controller = new AbortController();
     const seen: string[] = [];
-    const reading = (async () => {
-      for await (const e of c.accessLogs(acme.id, app.id, {
-        signal: controller.signal,
-        since: new Date(0).toISOString(),
-      })) {
-        if (e.event !== 'ACCESS_LOG') continue;
+    const reading = c.accessLogs(acme.id, app.id, {
+      signal: controller.signal,
+      since: new Date(0).toISOString(),
+      onEvent: (e) => {
+        if (e.event !== 'ACCESS_LOG') return;
         seen.push(`${e.id}:${JSON.parse(e.data).http.request.path}`);
         if (seen.length === 2) controller.abort();
-      }
-    })();
+      },
+    });
     await new Promise((r) => setTimeout(r, 100));
     cloud.recordRequest(app.id, { path: '/b' });
     await reading;
@@ -334,22 +333,55 @@ describe('the access-log stream', () => {
     cloud.recordRequest(app.id, { path: '/c' });
     const resumed: string[] = [];
     const again = new AbortController();
-    for await (const e of c.accessLogs(acme.id, app.id, {
+    await c.accessLogs(acme.id, app.id, {
       signal: again.signal,
       lastEventId: seen[1]!.split(':')[0]!,
-    })) {
-      if (e.event === 'ACCESS_LOG') {
+      onEvent: (e) => {
+        if (e.event !== 'ACCESS_LOG') return;
         resumed.push(JSON.parse(e.data).http.request.path);
         again.abort();
-      }
-    }
+      },
+    });
     expect(resumed).toEqual(['/c']);
+  });
+
+  it('a stream cut after it opened rejects as a network error; a throwing handler ends it with its error', async () => {
+    const acme = cloud.addOrganisation('Acme');
+    const app = cloud.addApp(acme.id, 'staging');
+    const c = client();
+    cloud.recordRequest(app.id, { path: '/x' });
+    let events = 0;
+    const cut = c.accessLogs(acme.id, app.id, {
+      since: new Date(0).toISOString(),
+      onEvent: () => {
+        events++;
+      },
+    });
+    await vi.waitFor(() => expect(events).toBe(1));
+    sim.server.closeAllConnections();
+    expect(await caught(cut)).toMatchObject({ kind: 'network' });
+    // An event handler that throws ends the stream with that error, not an uncaught exception.
+    const refused = c.accessLogs(acme.id, app.id, {
+      since: new Date(0).toISOString(),
+      onEvent: (e) => {
+        if (e.event === 'ACCESS_LOG') throw new Error('handler broke');
+      },
+    });
+    expect((await caught(refused)).message).toContain('handler broke');
   });
 
   // The streams are read with node:http, not fetch: their failures must read as the calls' do.
   async function firstEvent(c: CleverClient, ownerId: string, appId: string) {
-    for await (const e of c.accessLogs(ownerId, appId, { signal: AbortSignal.timeout(2000) })) return e;
-    return null;
+    const controller = new AbortController();
+    let first: unknown = null;
+    await c.accessLogs(ownerId, appId, {
+      signal: controller.signal,
+      onEvent: (e) => {
+        first = e;
+        controller.abort();
+      },
+    });
+    return first;
   }
 
   it('a refused stream is a CleverCallError like any call: 401 unauthorized, no secret in it', async () => {

@@ -16,6 +16,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ky, { HTTPError, isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
+import { type SseEvent, SseParser } from '../../shared/sse.ts';
 import {
   type CleverApp,
   CleverCallError,
@@ -37,7 +38,6 @@ import {
   userSchema,
   vhostSchema,
 } from './schemas.ts';
-import { readSse, type SseEvent } from './sse.ts';
 
 export interface CallRecord {
   /** "GET /v2/organisations/:XXX/applications" */
@@ -202,20 +202,28 @@ export class CleverClient implements CleverCloudPort {
   }
 
   /**
-   * The access-log stream of an app (server-sent events). Ends when the server ends it or the signal
-   * aborts; the caller resumes with `lastEventId`. The path clients use is tried first, then the one
-   * of the OpenAPI description (which of the two is canonical is not confirmed).
+   * Follow the access-log stream of an app (server-sent events): `onEvent` is called with each event
+   * as it is read. Resolves when the server ends the stream or the signal aborts; the caller resumes
+   * with `lastEventId`. Rejects with a CleverCallError when the stream cannot be opened or breaks.
+   * The path clients use is tried first, then the one of the OpenAPI description (which of the two
+   * is canonical is not confirmed).
    */
-  async *accessLogs(
+  async accessLogs(
     ownerId: string,
     appId: string,
-    options: { signal?: AbortSignal; lastEventId?: string | null; since?: string } = {},
-  ): AsyncGenerator<SseEvent> {
+    options: {
+      signal?: AbortSignal;
+      lastEventId?: string | null;
+      since?: string;
+      onEvent: (event: SseEvent) => void;
+    },
+  ): Promise<void> {
     const query = new URLSearchParams();
     if (options.since) query.set('since', options.since);
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
     let response: IncomingMessage | null = null;
+    let endpoint = '';
     let notFound: CleverCallError | null = null;
     for (const variant of [
       this.accessLogPath,
@@ -224,6 +232,7 @@ export class CleverClient implements CleverCloudPort {
       const path = `v4/${variant}/organisations/${encodeURIComponent(ownerId)}/applications/${encodeURIComponent(appId)}/accesslogs`;
       try {
         response = await this.openStream(path, query, headers, options.signal);
+        endpoint = endpointOf('get', path);
         this.accessLogPath = variant;
         break;
       } catch (error) {
@@ -233,11 +242,32 @@ export class CleverClient implements CleverCloudPort {
     }
     // Both paths answered 404: the app (or the owner) is not there.
     if (!response) throw notFound ?? new CleverCallError('invalid-response', 'no access-log stream opened');
-    try {
-      yield* readSse(response, options.signal);
-    } finally {
-      response.destroy();
-    }
+    const stream = response;
+    const parser = new SseParser();
+    stream.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      const fail = (error: unknown) => {
+        if (failed) return;
+        failed = true;
+        stream.destroy();
+        if (options.signal?.aborted) resolve();
+        else void this.toCallError(error, endpoint).then(reject);
+      };
+      stream.on('data', (text: string) => {
+        try {
+          for (const event of parser.push(text)) options.onEvent(event);
+        } catch (error) {
+          fail(error);
+        }
+      });
+      stream.once('end', resolve);
+      stream.once('error', fail);
+      // Closed without an end: aborted by the signal, or the connection dropped.
+      stream.once('close', () => {
+        if (!stream.complete) fail(new Error('the stream was cut'));
+      });
+    });
   }
 
   /** The event socket takes an OAuth authorization: not available with an API token. */

@@ -9,8 +9,8 @@
  * skipped, so nothing is lost or counted twice.
  */
 
+import type { SseEvent } from '../../shared/sse.ts';
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
-import type { SseEvent } from '../clever/sse.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { TrafficStats } from './stats.ts';
@@ -18,8 +18,13 @@ import type { TrafficStats } from './stats.ts';
 export type AccessLogSource = (
   ownerId: string,
   appId: string,
-  options: { signal: AbortSignal; lastEventId: string | null; since?: string },
-) => AsyncIterable<SseEvent>;
+  options: {
+    signal: AbortSignal;
+    lastEventId: string | null;
+    since?: string;
+    onEvent: (event: SseEvent) => void;
+  },
+) => Promise<void>;
 
 export interface AccessLogOptions {
   engine: Engine;
@@ -157,18 +162,18 @@ export class AccessLogFollower {
       f.attempt = attempt;
       f.quiet = 0;
       try {
-        const events = this.options.source(f.ownerId, f.appId, {
+        await this.options.source(f.ownerId, f.appId, {
           signal: attempt.signal,
           lastEventId: f.lastEventId,
           ...(f.lastEventId ? {} : { since }),
+          onEvent: (event) => {
+            f.quiet = 0;
+            f.connected = true;
+            f.failures = 0;
+            if (event.event === 'ACCESS_LOG') this.handle(f, event);
+            else if (event.event === 'END_OF_STREAM') stopAttempt();
+          },
         });
-        for await (const event of events) {
-          f.quiet = 0;
-          f.connected = true;
-          f.failures = 0;
-          if (event.event === 'ACCESS_LOG') this.handle(f, event);
-          else if (event.event === 'END_OF_STREAM') break;
-        }
       } catch (error) {
         if (!f.controller.signal.aborted && !attempt.signal.aborted) {
           this.options.log?.(

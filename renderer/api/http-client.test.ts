@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/api-errors.ts';
 import { createHttpClient } from './http-client.ts';
-import { SseParser } from './sse.ts';
 
 function recordingFetch(answer: (url: string, init: RequestInit) => Response) {
   const requests: { url: string; method: string; body: unknown; auth: string | null }[] = [];
@@ -82,16 +81,5 @@ describe('the HTTP client of the dashboard', () => {
     api.onConnection?.((s) => states.push(s));
     await expect(api.status()).rejects.toMatchObject({ code: 'unauthorized' });
     expect(states.at(-1)).toBe('unauthorized');
-  });
-});
-
-describe('the server-sent events parser', () => {
-  it('gives the data of each complete message, across chunks and line endings', () => {
-    const parser = new SseParser();
-    expect(parser.push('retry: 2000\n\nid: 1\ndata: {"type":"cl')).toEqual([]);
-    expect(parser.push('ock"}\r\n\r\nid: 2\ndata: a\ndata: b\n\n')).toEqual([
-      { id: '1', data: '{"type":"clock"}' },
-      { id: '2', data: 'a\nb' },
-    ]);
   });
 });

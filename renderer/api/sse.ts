@@ -2,42 +2,14 @@
  * Server-sent events read with fetch (an EventSource cannot send the Authorization header), with
  * reconnection: 1 s, then doubling up to 15 s, back to 1 s once connected.
  */
-
-export interface SseMessage {
-  id: string | null;
-  data: string;
-}
-
-/** Split a text stream into SSE messages; returns each complete message with data. */
-export class SseParser {
-  private buffer = '';
-
-  push(chunk: string): SseMessage[] {
-    this.buffer += chunk.replace(/\r\n?/g, '\n');
-    const out: SseMessage[] = [];
-    for (;;) {
-      const end = this.buffer.indexOf('\n\n');
-      if (end < 0) break;
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      const lines = block.split('\n');
-      const field = (name: string) =>
-        lines
-          .filter((line) => line.startsWith(`${name}:`))
-          .map((line) => line.slice(line.startsWith(`${name}: `) ? name.length + 2 : name.length + 1));
-      const data = field('data');
-      if (data.length) out.push({ id: field('id').at(-1) ?? null, data: data.join('\n') });
-    }
-    return out;
-  }
-}
+import { type SseEvent, SseParser } from '../../shared/sse.ts';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'unauthorized';
 
 export interface StreamOptions {
   url: string;
   headers: () => Record<string, string>;
-  onMessage: (message: SseMessage) => void;
+  onMessage: (message: SseEvent) => void;
   onState: (state: StreamState) => void;
   fetch?: typeof fetch;
 }
