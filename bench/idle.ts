@@ -8,7 +8,9 @@
  * stream per app (Clever Cloud sends a heartbeat on each every 2 s: 500 a second for 1,000 apps) and
  * the event socket. The server runs on an account (`--api-url`) against the simulator in a process
  * of its own (bench/fixtures/fleet-cloud.ts), so the simulator's share (serving the streams) is not
- * counted as the reaper's; it is reported beside it.
+ * counted as the reaper's; it is reported beside it. A second baseline, the floor: a bare Node.js
+ * client holding as many heartbeat streams and doing nothing with them (bench/fixtures/sse-floor.ts),
+ * what any reaper on Node that follows every app's access log pays at the least.
  *
  * With --demo, also `serve --demo --scenario fleet` as a user starts it: one process with the
  * embedded simulator and the fleet's light traffic (5 requests every 2 s, a wake every 20 s; apps
@@ -52,6 +54,8 @@ export interface IdleResult {
   simulatorCpuPercent?: number;
   /** Against the run with no app, when there is one. */
   cpuRatio?: number;
+  /** Against the floor: a bare Node.js client holding as many heartbeat streams. */
+  cpuOverFloor?: number;
   rssRatio?: number;
   /** The machine's load average (1 min) before and after: other processes running. */
   loadBefore: number;
@@ -210,18 +214,42 @@ export async function idleDemoFleet(settle = 60, seconds = 60): Promise<IdleResu
   }
 }
 
+/** The floor: a bare Node.js client holding as many heartbeat streams (bench/fixtures/sse-floor.ts). */
+export async function idleFloor(streams: number, settle = 20, seconds = 60): Promise<IdleResult> {
+  const script = 'bench/fixtures/sse-floor.ts';
+  const server = await startProcess([...NODE, script, 'server'], /ready (\d+)/);
+  try {
+    const client = await startProcess(
+      [...NODE, script, 'client', String(streams), server.match[1]!],
+      /ready/,
+    );
+    try {
+      await new Promise((r) => setTimeout(r, settle * 1000));
+      const m = await measure(client.child.pid!, seconds);
+      return { name: `floor: bare Node.js client holding ${streams} heartbeat streams`, apps: streams, ...m };
+    } finally {
+      await stopProcess(client.child);
+    }
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
 export async function idleBench(
   options: { apps?: number; settle?: number; seconds?: number } = {},
 ): Promise<IdleResult[]> {
   const { apps = 1000, settle = 20, seconds = 60 } = options;
   const none = await idleOnAccount(0, settle, seconds);
+  const floor = await idleFloor(apps, settle, seconds);
   const many = await idleOnAccount(apps, settle, seconds);
   return [
     none,
+    floor,
     {
       ...many,
       cpuRatio: round(many.cpuPercent / none.cpuPercent, 1),
       rssRatio: round(many.rssMiB / none.rssMiB, 2),
+      cpuOverFloor: round(many.cpuPercent / floor.cpuPercent, 2),
     },
   ];
 }
