@@ -29,16 +29,12 @@
  * Goals of the issue: first render < 500 ms, change on screen < 250 ms, no frame over 50 ms.
  * Nothing here asserts: the figures are printed (JSON lines) and returned.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
 import { SseParser } from '../shared/sse.ts';
-import { CREDENTIALS_ENV } from './fixtures/fleet-cloud.ts';
-import { api, NODE, ROOT, serverEnv, settled, startProcess, stopProcess } from './idle.ts';
+import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
 import { round } from './stats.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -143,62 +139,6 @@ function pageScript(apps: number): string {
  */
 interface InPage {
   __bench: { firstPainted: number | null; changes: { painted: number | null }[]; rows(): number };
-}
-
-interface Fleet {
-  apps: number;
-  origin: string;
-  dashboardUrl: string;
-  token: string;
-  /** A line to the fixture's stdin (`churn N`, `toggle NAME`). */
-  tell(line: string): void;
-  /** The fixture's `toggled NAME <ms>` lines, in order. */
-  toggled: number[];
-}
-
-/** The simulator apart, the headless server on it, every app under the reaper and settled. */
-export async function withFleet<T>(apps: number, use: (fleet: Fleet) => Promise<T>): Promise<T> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reaper-dash-'));
-  const sim = await startProcess(
-    [...NODE, 'bench/fixtures/fleet-cloud.ts', '--apps', String(apps), '--data-dir', dataDir],
-    /ready (\S+)/,
-  );
-  const toggled: number[] = [];
-  let pending = '';
-  sim.child.stdout!.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) {
-      const m = /^toggled \S+ ([\d.]+)$/.exec(line);
-      if (m) toggled.push(Number(m[1]));
-    }
-  });
-  let server: ChildProcess | null = null;
-  try {
-    const started = await startProcess(
-      [...NODE, 'main/server/cli.ts', '--port', '0', '--data-dir', dataDir, '--api-url', sim.match[1]!],
-      /Dashboard: (\S+)/,
-      serverEnv(CREDENTIALS_ENV),
-    );
-    server = started.child;
-    const dashboardUrl = started.match[1]!;
-    const url = new URL(dashboardUrl);
-    const token = decodeURIComponent(url.hash.replace(/^#token=/, ''));
-    await settled(url.origin, token, apps, 2);
-    return await use({
-      apps,
-      origin: url.origin,
-      dashboardUrl,
-      token,
-      tell: (line) => sim.child.stdin!.write(`${line}\n`),
-      toggled,
-    });
-  } finally {
-    if (server) await stopProcess(server);
-    await stopProcess(sim.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
 }
 
 /** A client of the server's event stream in this process: each event with when it arrived. */

@@ -20,24 +20,13 @@
  *
  * Linux only (reads /proc/<pid>/stat and /proc/<pid>/status).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CREDENTIALS_ENV } from './fixtures/fleet-cloud.ts';
+import { NODE, serverEnv, startProcess, stopProcess, withFleet } from './fleet.ts';
 import { round } from './stats.ts';
-
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const NODE = [process.execPath, '--disable-warning=ExperimentalWarning'];
-
-/** The environment of a server: its token generated into its data directory, `extra` added. */
-export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  delete env.REAPER_ADMIN_TOKEN;
-  return env;
-}
 
 export interface IdleResult {
   name: string;
@@ -60,42 +49,6 @@ export interface IdleResult {
   /** The machine's load average (1 min) before and after: other processes running. */
   loadBefore: number;
   loadAfter: number;
-}
-
-/** Start a process and resolve with the first match of `pattern` in what it prints. */
-export function startProcess(
-  args: string[],
-  pattern: RegExp,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(args[0]!, args.slice(1), { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited (${code}):\n${output}`));
-    });
-  });
-}
-
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
@@ -147,49 +100,17 @@ async function measure(pid: number, seconds: number, other?: number) {
   };
 }
 
-export async function api<T>(url: string, token: string, path: string): Promise<T> {
-  const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** Until every app is under the reaper and none is in transit, then `settle` seconds more. */
-export async function settled(url: string, token: string, apps: number, settle: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const list = await api<{ state: string }[]>(url, token, '/api/apps');
-    if (list.length === apps && !list.some((a) => a.state.startsWith('Waiting'))) break;
-    if (Date.now() > deadline) throw new Error('the apps did not settle within 2 minutes');
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  await new Promise((r) => setTimeout(r, settle * 1000));
-}
-
 /** The server on an account, against the simulator in a process of its own. */
-export async function idleOnAccount(apps: number, settle = 20, seconds = 60): Promise<IdleResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reaper-idle-'));
-  const sim = await startProcess(
-    [...NODE, 'bench/fixtures/fleet-cloud.ts', '--apps', String(apps), '--data-dir', dataDir],
-    /ready (\S+)/,
+export function idleOnAccount(apps: number, settle = 20, seconds = 60): Promise<IdleResult> {
+  return withFleet(
+    apps,
+    async (fleet) => ({
+      name: `idle server, ${apps} managed apps (account, simulator apart)`,
+      apps,
+      ...(await measure(fleet.serverPid, seconds, fleet.simulatorPid)),
+    }),
+    settle,
   );
-  let server: ChildProcess | null = null;
-  try {
-    const started = await startProcess(
-      [...NODE, 'main/server/cli.ts', '--port', '0', '--data-dir', dataDir, '--api-url', sim.match[1]!],
-      /Dashboard: (\S+)/,
-      serverEnv(CREDENTIALS_ENV),
-    );
-    server = started.child;
-    const dashboard = new URL(started.match[1]!);
-    const token = decodeURIComponent(dashboard.hash.replace(/^#token=/, ''));
-    await settled(dashboard.origin, token, apps, settle);
-    const m = await measure(server.pid!, seconds, sim.child.pid!);
-    return { name: `idle server, ${apps} managed apps (account, simulator apart)`, apps, ...m };
-  } finally {
-    if (server) await stopProcess(server);
-    await stopProcess(sim.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
 }
 
 /** `serve --demo --scenario fleet` as a user starts it: the simulator and its traffic inside. */
