@@ -9,14 +9,9 @@ import { CALL_NAMES, type CallName } from '../../shared/api.ts';
 import { ApiError, toErrorBody } from '../../shared/api-errors.ts';
 import { HTTP_ROUTES } from '../../shared/api-http.ts';
 import { SECOND } from '../../shared/durations.ts';
-import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
 import { type Headless, startHeadless } from '../server/headless.ts';
-import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
-import { DemoOnlyCredentials } from './credentials.ts';
-import { ReaperService } from './reaper-service.ts';
-import { createSessionFactory } from './session.ts';
+import type { ReaperService } from './reaper-service.ts';
+import { demoService } from './testing.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 
@@ -143,20 +138,9 @@ describe('the ReaperApi with invalid input', () => {
 
   // A fresh demo for each call: valid inputs change things (a release forgets an app...).
   beforeEach(async () => {
-    const clock = new ManualClock(MONDAY_9AM);
-    service = new ReaperService({
-      sessions: createSessionFactory({
-        demoClock: clock,
-        timeScale: 1,
-        scenario: 'e2e',
-        accountBackend: () => new MemoryBackend(),
-        accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
-        inProcessDemo: true,
-      }),
-      credentials: new DemoOnlyCredentials(),
-      initial: 'demo',
-      version: 'fuzz',
-    });
+    const demo = demoService({ version: 'fuzz' });
+    service = demo.service;
+    const { clock } = demo;
     await service.start();
     await clock.advance(5 * SECOND);
   });

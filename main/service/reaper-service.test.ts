@@ -3,13 +3,8 @@ import type { ReaperEvent } from '../../shared/api.ts';
 import { ApiError, ConflictError, UnavailableError } from '../../shared/api-errors.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../shared/errors.ts';
-import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
-import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
-import { DemoOnlyCredentials } from './credentials.ts';
-import { ReaperService } from './reaper-service.ts';
-import { createSessionFactory } from './session.ts';
+import type { ReaperService } from './reaper-service.ts';
+import { demoService } from './testing.ts';
 
 const services: ReaperService[] = [];
 
@@ -18,20 +13,7 @@ afterEach(async () => {
 });
 
 async function start(initial: 'demo' | 'account' = 'demo') {
-  const clock = new ManualClock(MONDAY_9AM);
-  const service = new ReaperService({
-    sessions: createSessionFactory({
-      demoClock: clock,
-      timeScale: 1,
-      scenario: 'e2e',
-      accountBackend: () => new MemoryBackend(),
-      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
-      inProcessDemo: true,
-    }),
-    credentials: new DemoOnlyCredentials(),
-    initial,
-    version: 'test',
-  });
+  const { service, clock } = demoService({ initial, version: 'test' });
   services.push(service);
   const events: ReaperEvent[] = [];
   service.subscribe((e) => events.push(e));

@@ -1,0 +1,32 @@
+/**
+ * Test support: a ReaperService on the in-process demo (the e2e scenario) with in-memory stores,
+ * on a manual clock at Monday 9:00, not started yet (a test may subscribe before it starts).
+ */
+import { ManualClock } from '../engine/clocks.ts';
+import { MONDAY_9AM } from '../engine/testing.ts';
+import { MemoryBackend } from '../store/config-store.ts';
+import { Datastore } from '../store/datastore.ts';
+import { DemoOnlyCredentials } from './credentials.ts';
+import { ReaperService } from './reaper-service.ts';
+import { createSessionFactory } from './session.ts';
+
+export function demoService(options: { initial?: 'demo' | 'account'; version: string }): {
+  service: ReaperService;
+  clock: ManualClock;
+} {
+  const clock = new ManualClock(MONDAY_9AM);
+  const service = new ReaperService({
+    sessions: createSessionFactory({
+      demoClock: clock,
+      timeScale: 1,
+      scenario: 'e2e',
+      accountBackend: () => new MemoryBackend(),
+      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+      inProcessDemo: true,
+    }),
+    credentials: new DemoOnlyCredentials(),
+    initial: options.initial ?? 'demo',
+    version: options.version,
+  });
+  return { service, clock };
+}
