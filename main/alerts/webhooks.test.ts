@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOUR, SECOND } from '../../shared/durations.ts';
+import { SECOND } from '../../shared/durations.ts';
 import { settingsUpdateSchema } from '../../shared/settings.ts';
 import type { WebhookConfig } from '../../shared/webhooks.ts';
-import { harness } from '../engine/testing.ts';
+import { errorThenSleepAndWake, harness } from '../engine/testing.ts';
 import type { AlertEvent } from './payloads.ts';
 import { WebhookDispatcher } from './webhooks.ts';
 
@@ -221,16 +221,7 @@ describe('team alert webhooks', () => {
     });
     const d = dispatcher([{ url: r.url, format: 'json', events: ['error', 'sleep', 'wake'] }]);
     d.watch(h.engine);
-    const idle = h.manage('idle-review', {}, { gracePeriodMs: HOUR });
-    const broken = h.manage('billing-preview', { state: 'SHOULD_BE_DOWN' });
-    h.cloud.injectOutcomes(broken.id, 'fail');
-    h.engine.start();
-    await h.clock.advance(5 * SECOND);
-    await h.engine.wake(broken.id, 'dashboard');
-    await h.until(() => h.state(broken.id) === 'Error', 10 * 60 * SECOND);
-    await h.until(() => h.state(idle.id) === 'Down', 2 * HOUR);
-    await h.engine.wake(idle.id, 'dashboard');
-    await h.until(() => h.state(idle.id) === 'Up', 10 * 60 * SECOND);
+    await errorThenSleepAndWake(h);
     await h.engine.stop();
     await eventually(() => r.received.length === 3);
     const events = r.received.map((x) => x.body);

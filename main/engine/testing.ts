@@ -2,6 +2,7 @@
  * A complete engine on a manual clock and an in-process simulated Clever Cloud, for tests that are
  * about behaviour over time. Test-only: nothing in the app imports it.
  */
+import { HOUR, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
@@ -69,4 +70,23 @@ export function harness(options: HarnessOptions = {}) {
       return predicate() ? clock.now() : null;
     },
   };
+}
+
+/**
+ * A short story of alerts and metrics: billing-preview fails its start and ends in Error, then
+ * idle-review (a one-hour grace period) goes to sleep and is woken from the dashboard. Watchers are
+ * attached to `h.engine` before; the engine is started here and left running.
+ */
+export async function errorThenSleepAndWake(h: ReturnType<typeof harness>) {
+  const idle = h.manage('idle-review', {}, { gracePeriodMs: HOUR });
+  const broken = h.manage('billing-preview', { state: 'SHOULD_BE_DOWN' });
+  h.cloud.injectOutcomes(broken.id, 'fail');
+  h.engine.start();
+  await h.clock.advance(5 * SECOND);
+  await h.engine.wake(broken.id, 'dashboard');
+  await h.until(() => h.state(broken.id) === 'Error', 10 * 60 * SECOND);
+  await h.until(() => h.state(idle.id) === 'Down', 2 * HOUR);
+  await h.engine.wake(idle.id, 'dashboard');
+  await h.until(() => h.state(idle.id) === 'Up', 10 * 60 * SECOND);
+  return { idle, broken };
 }

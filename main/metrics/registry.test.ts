@@ -1,8 +1,8 @@
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOUR, SECOND } from '../../shared/durations.ts';
+import { SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { harness, MONDAY_9AM } from '../engine/testing.ts';
+import { errorThenSleepAndWake, harness, MONDAY_9AM } from '../engine/testing.ts';
 import { observedPort } from '../service/observed-port.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
@@ -142,17 +142,8 @@ describe('the reaper metrics', () => {
     const port = observedPort(new InProcessCleverPort(cloud), { onCall: metrics.onCall });
     const h = harness({ clock, cloud, port });
     stops.push(() => h.engine.stop());
-    const idle = h.manage('idle-review', {}, { gracePeriodMs: HOUR });
-    const broken = h.manage('billing-preview', { state: 'SHOULD_BE_DOWN' });
-    h.cloud.injectOutcomes(broken.id, 'fail');
     metrics.watch(h.engine, 'demo');
-    h.engine.start();
-    await h.clock.advance(5 * SECOND);
-    await h.engine.wake(broken.id, 'dashboard');
-    await h.until(() => h.state(broken.id) === 'Error', 10 * 60 * SECOND);
-    await h.until(() => h.state(idle.id) === 'Down', 2 * HOUR);
-    await h.engine.wake(idle.id, 'dashboard');
-    await h.until(() => h.state(idle.id) === 'Up', 10 * 60 * SECOND);
+    await errorThenSleepAndWake(h);
 
     const families = parse(metrics.expose());
     const apps = families.get('clever_reaper_apps')!;
