@@ -8,8 +8,8 @@
  * Real time throughout (the clocks run at 1x).
  */
 
-import { liveHarness } from '../main/engine/live-harness.ts';
 import { EventFollower } from '../main/service/event-follower.ts';
+import { liveHarness } from '../main/testing/live-harness.ts';
 import { MINUTE } from '../shared/durations.ts';
 import { round, stats } from './stats.ts';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../../shared/durations.ts';
 import { settingsUpdateSchema } from '../../shared/settings.ts';
 import type { WebhookConfig } from '../../shared/webhooks.ts';
-import { errorThenSleepAndWake, harness } from '../engine/testing.ts';
+import { errorThenSleepAndWake, harness } from '../testing/engine-harness.ts';
 import type { AlertEvent } from './payloads.ts';
 import { WebhookDispatcher } from './webhooks.ts';
 

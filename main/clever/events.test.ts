@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { systemClock } from '../engine/clocks.ts';
-import { type LiveHarness, liveHarness } from '../engine/live-harness.ts';
 import { EventFollower } from '../service/event-follower.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
 import { CleverClient } from './client.ts';
 import { operatorCredentials } from './credentials.ts';
 import { type CleverEvent, EventSocketRefused, parseSocketMessage } from './events.ts';

@@ -12,9 +12,9 @@ import { ApiError, type Envelope, problemsOf } from '../../shared/api-errors.ts'
 import { SECOND } from '../../shared/durations.ts';
 import { apiFromBridge, BRIDGE_CALLS, bridgeFromInvoke, EVENT_CHANNEL } from '../../shared/ipc.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { startRuntime } from '../service/runtime.ts';
+import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import {
   createCallHandler,
   createReadyHandler,

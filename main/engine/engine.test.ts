@@ -9,8 +9,8 @@ import type { ReaperState } from '../../shared/domain.ts';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { Datastore } from '../store/datastore.ts';
+import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { CleverCallError, type CleverCloudPort } from './ports.ts';
-import { harness, MONDAY_9AM } from './testing.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReaperState } from '../../shared/domain.ts';
 import { MINUTE } from '../../shared/durations.ts';
 import type { Fault } from '../simulator/server.ts';
-import { type LiveHarness, liveHarness } from './live-harness.ts';
+import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
 
 type FaultKind =
   | '5xx burst'

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
-import { type LiveHarness, liveHarness } from './live-harness.ts';
+import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
 
 let h: LiveHarness;
 afterEach(async () => {

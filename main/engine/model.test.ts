@@ -19,9 +19,9 @@ import { Schedule } from '../../shared/schedule.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type DeploymentOutcome, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
+import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { ManualClock } from './clocks.ts';
 import { CleverCallError, type CleverCloudPort } from './ports.ts';
-import { harness, MONDAY_9AM } from './testing.ts';
 
 type Action =
   | { t: 'advance'; ms: number }

@@ -2,10 +2,10 @@ import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-t
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { errorThenSleepAndWake, harness, MONDAY_9AM } from '../engine/testing.ts';
 import { observedPort } from '../service/observed-port.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
+import { errorThenSleepAndWake, harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { ReaperMetrics } from './reaper-metrics.ts';
 import { Registry } from './registry.ts';
 

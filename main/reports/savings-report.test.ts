@@ -3,13 +3,13 @@ import { HOUR, MINUTE } from '../../shared/durations.ts';
 import { historyQuerySchema } from '../../shared/history.ts';
 import { DEFAULT_SETTINGS, type SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { harness, MONDAY_9AM } from '../engine/testing.ts';
 import { observedPort } from '../service/observed-port.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { AppFactsRecorder } from '../store/app-facts.ts';
 import { Datastore } from '../store/datastore.ts';
 import { queryHistory } from '../store/history-queries.ts';
+import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { WOULD_STOP_PREFIX } from './savings.ts';
 import { loadSavingsReport } from './savings-report.ts';
 

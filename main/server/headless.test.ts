@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppView } from '../../shared/api.ts';
 import { SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
+import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppView, ReaperEvent } from '../../shared/api.ts';
 import { SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
+import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];

@@ -9,7 +9,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { HISTORY_CSV_COLUMNS, type HistoryPage } from '../../shared/history.ts';
 import type { SavingsReport } from '../../shared/savings.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
+import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];

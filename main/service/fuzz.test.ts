@@ -10,8 +10,8 @@ import { ApiError, toErrorBody } from '../../shared/api-errors.ts';
 import { HTTP_ROUTES } from '../../shared/api-http.ts';
 import { SECOND } from '../../shared/durations.ts';
 import { type Headless, startHeadless } from '../server/headless.ts';
+import { demoService } from '../testing/demo-service.ts';
 import type { ReaperService } from './reaper-service.ts';
-import { demoService } from './testing.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 

@@ -3,8 +3,8 @@ import type { ReaperEvent } from '../../shared/api.ts';
 import { ApiError, ConflictError, UnavailableError } from '../../shared/api-errors.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../shared/errors.ts';
+import { demoService } from '../testing/demo-service.ts';
 import type { ReaperService } from './reaper-service.ts';
-import { demoService } from './testing.ts';
 
 const services: ReaperService[] = [];
 

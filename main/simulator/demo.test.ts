@@ -3,9 +3,9 @@ import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
+import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { buildDemoScenario } from './demo.ts';
 import { InProcessCleverPort } from './in-process-port.ts';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newRecord } from '../../shared/domain.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
-import { harness } from '../engine/testing.ts';
+import { harness } from '../testing/engine-harness.ts';
 import { Datastore } from './datastore.ts';
 import { openDatastore } from './open-datastore.ts';
 

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
-import { type LiveHarness, liveHarness } from '../engine/live-harness.ts';
+import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
 import { AccessLogFollower } from './access-logs.ts';
 import { TrafficStats } from './stats.ts';
 import { cleverUpstream } from './upstream.ts';

@@ -3,12 +3,12 @@
  * on a manual clock at Monday 9:00, not started yet (a test may subscribe before it starts).
  */
 import { ManualClock } from '../engine/clocks.ts';
-import { MONDAY_9AM } from '../engine/testing.ts';
+import { DemoOnlyCredentials } from '../service/credentials.ts';
+import { ReaperService } from '../service/reaper-service.ts';
+import { createSessionFactory } from '../service/session.ts';
 import { MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
-import { DemoOnlyCredentials } from './credentials.ts';
-import { ReaperService } from './reaper-service.ts';
-import { createSessionFactory } from './session.ts';
+import { MONDAY_9AM } from './engine-harness.ts';
 
 export function demoService(options: { initial?: 'demo' | 'account'; version: string }): {
   service: ReaperService;

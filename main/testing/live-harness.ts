@@ -10,12 +10,12 @@ import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
+import { ScaledClock } from '../engine/clocks.ts';
+import { Engine } from '../engine/engine.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
-import { ScaledClock } from './clocks.ts';
-import { Engine } from './engine.ts';
 
 export interface LiveHarness {
   clock: ScaledClock;

@@ -5,13 +5,13 @@
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
+import { ManualClock } from '../engine/clocks.ts';
+import { Engine } from '../engine/engine.ts';
+import type { CleverCloudPort } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { Datastore } from '../store/datastore.ts';
-import { ManualClock } from './clocks.ts';
-import { Engine } from './engine.ts';
-import type { CleverCloudPort } from './ports.ts';
 
 /** Monday 5 January 2026, 09:00 UTC. */
 export const MONDAY_9AM = Date.UTC(2026, 0, 5, 9, 0, 0);
