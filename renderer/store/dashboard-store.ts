@@ -8,6 +8,7 @@ import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
 import { ApiError } from '../../shared/api-errors.ts';
 import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import { InputError } from '../../shared/errors.ts';
+import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
@@ -93,22 +94,16 @@ export function serverNow(clock: ClockBase, localNow = Date.now()): number {
   return clock.serverNow + (localNow - clock.localNow) * clock.scale;
 }
 
-interface Pushed {
-  event: ReaperEvent;
-  seq: number;
-}
+type Pushed = Sequenced<ReaperEvent>;
 
 export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState> {
   let queue: Pushed[] = [];
-  /** Events up to this sequence number are in the state (from the snapshot, or applied since). */
-  let floor = 0;
+  /** The snapshot, then the events it does not include; and which events the state includes. */
+  const replay = new EventReplay<ReaperEvent>();
   /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
   let alerted = 0;
-  /** While a snapshot is on its way: every event received, to replay those it does not include. */
-  let sinceReload: Pushed[] | null = null;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   let toastId = 0;
-  let loadSeq = 0;
 
   const store = createStore<DashboardState>()((set, get) => {
     const clockFrom = (now: number, scale: number): ClockBase => ({
@@ -124,7 +119,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       if (events.length) apply(events);
     };
 
-    /** Apply events in order; those the state already includes (seq <= floor) are skipped. */
+    /** Apply events in order; those the state already includes are skipped. */
     const apply = (events: Pushed[]) => {
       let reload = false;
       const s = get();
@@ -141,8 +136,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       const toasts: Toast[] = [];
       let show: string | null = null;
       for (const { event: e, seq } of events) {
-        if (seq > 0 && seq <= floor) continue;
-        if (seq > 0) floor = seq;
+        if (!replay.fresh(seq)) continue;
         switch (e.type) {
           case 'app':
             own()[e.app.appId] = e.app;
@@ -264,7 +258,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         const off = api.subscribe((event, seq) => {
           const pushed = { event, seq };
           queue.push(pushed);
-          sinceReload?.push(pushed);
+          replay.heard(event, seq);
           flushTimer ??= setTimeout(flush, BATCH_MS);
         });
         let wasLive = false;
@@ -287,13 +281,13 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       async reload() {
-        const seq = ++loadSeq;
-        sinceReload = [];
+        const ticket = replay.begin();
         try {
           const snap = await api.snapshot();
-          if (seq !== loadSeq) return;
-          const replay = sinceReload ?? [];
-          sinceReload = null;
+          // The snapshot includes the events up to its seq; the later ones received meanwhile are
+          // applied again on top of it.
+          const later = replay.arrived(ticket, snap.seq);
+          if (!later) return;
           const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
           const selectedAppId = get().selectedAppId;
           set({
@@ -306,15 +300,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             settings: snap.settings,
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
-          // The snapshot includes the events up to its seq; the later ones received meanwhile are
-          // applied again on top of it (a sequence restarts with a restarted server).
-          floor = snap.seq;
-          apply(replay.filter((p) => p.seq === 0 || p.seq > snap.seq));
+          apply(later);
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
-          if (seq !== loadSeq) return;
-          sinceReload = null;
+          if (!replay.failed(ticket)) return;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
           else get().toast('error', `cannot refresh: ${errorText(error)}`);
         }
