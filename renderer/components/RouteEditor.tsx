@@ -75,7 +75,8 @@ function problemsFrom(error: unknown): Problems | null {
 
 export function RouteEditor({ route, onDone }: { route: Route | null; onDone: () => void }) {
   const api = useApi();
-  const applyRoute = useDashboard((s) => s.applyRoute);
+  const createRoute = useDashboard((s) => s.createRoute);
+  const updateRoute = useDashboard((s) => s.updateRoute);
   const forApp = useDashboard((s) => s.newRouteFor);
   const now = useServerNow();
   const [draft, setDraft] = useState(() => draftOf(route, forApp));
@@ -146,10 +147,8 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
     setProblems({});
     setSaving(true);
     try {
-      const saved = route
-        ? await api.updateRoute({ routeId: route.id, changes: fields })
-        : await api.createRoute(fields);
-      applyRoute(saved);
+      if (route) await updateRoute(route.id, fields);
+      else await createRoute(fields);
       onDone();
     } catch (error) {
       setProblems(problemsFrom(error) ?? { form: [errorText(error)] });

@@ -5,14 +5,14 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
-import { ApiError } from '../../shared/api-errors.ts';
 import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
-import { InputError } from '../../shared/errors.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
+import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
 
 export type View = 'apps' | 'history' | 'savings' | 'routes' | 'settings';
 
@@ -36,9 +36,9 @@ export interface ClockBase {
   scale: number;
 }
 
-export type AppAction = 'reset' | 'wake' | 'release';
+export type { AppAction };
 
-export interface DashboardState {
+export interface DashboardState extends ChangeActions {
   phase: 'loading' | 'ready' | 'failed';
   loadError: string | null;
   connection: ConnectionState;
@@ -71,11 +71,6 @@ export interface DashboardState {
   setSort(key: SortKey): void;
   select(appId: string | null): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
-  act(appId: string, action: AppAction): Promise<void>;
-  keepAwake(appId: string, until: number | null): Promise<void>;
-  setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
-  applySettings(settings: Settings): void;
-  applyRoute(route: Route): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
 }
@@ -85,10 +80,7 @@ export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', er
 const BATCH_MS = 50;
 const TOAST_MS = 8000;
 
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError || error instanceof InputError) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorText };
 
 export function serverNow(clock: ClockBase, localNow = Date.now()): number {
   return clock.serverNow + (localNow - clock.localNow) * clock.scale;
@@ -335,57 +327,19 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
 
-      async act(appId, action) {
-        const app = get().apps[appId];
-        set({ busy: { ...get().busy, [appId]: action } });
-        try {
-          if (action === 'reset') await api.reset({ appId });
-          else if (action === 'wake') await api.wake({ appId, source: 'dashboard' });
-          else {
-            await api.release({ appId });
-            get().toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
-          }
-        } catch (error) {
-          get().toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
-        } finally {
+      ...changeActions({
+        api,
+        receive: (event) => apply([{ event, seq: 0 }]),
+        apps: () => get().apps,
+        routes: () => get().routes,
+        setBusy(appId, action) {
           const busy = { ...get().busy };
-          delete busy[appId];
+          if (action) busy[appId] = action;
+          else delete busy[appId];
           set({ busy });
-        }
-      },
-
-      async keepAwake(appId, until) {
-        set({ busy: { ...get().busy, [appId]: 'keep-awake' } });
-        try {
-          const view = await api.keepAwake({ appId, until, source: 'dashboard' });
-          set({ apps: { ...get().apps, [appId]: view } });
-        } finally {
-          const busy = { ...get().busy };
-          delete busy[appId];
-          set({ busy });
-        }
-      },
-
-      async setSwitch(name, on) {
-        try {
-          get().applySettings(await api.updateSettings({ [name]: on }));
-        } catch (error) {
-          get().toast('error', errorText(error));
-        }
-      },
-
-      applySettings(settings) {
-        set({ settings });
-      },
-
-      applyRoute(route) {
-        const routes = get().routes;
-        set({
-          routes: routes.some((r) => r.id === route.id)
-            ? routes.map((r) => (r.id === route.id ? route : r))
-            : [...routes, route],
-        });
-      },
+        },
+        toast: (kind, text) => get().toast(kind, text),
+      }),
 
       toast(kind, text) {
         pushToast({ id: ++toastId, kind, text });
