@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserApp } from './App.tsx';
-import { pickApi } from './api/dashboard-api.ts';
+import { pickApi } from './api/pick-api.ts';
 import './styles.css';
 
 const root = document.getElementById('root');

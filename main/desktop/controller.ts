@@ -6,6 +6,7 @@
  */
 import type { CallName, CallOutput, ReaperEvent, ReaperListener, SessionMode } from '../../shared/api.ts';
 import { assertNever } from '../../shared/domain.ts';
+import { EventReplay } from '../../shared/event-replay.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
 import { type NotificationPort, Notifier } from './notifications.ts';
@@ -61,9 +62,8 @@ export class DesktopController {
   private unsubscribe: (() => void) | null = null;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private drawn = '';
-  /** While a snapshot is on its way: the events heard, to apply those it does not include. */
-  private sinceSnapshot: { event: ReaperEvent; seq: number }[] | null = null;
-  private snapshots = 0;
+  /** The snapshot, then the events heard meanwhile that it does not include. */
+  private readonly replay = new EventReplay<ReaperEvent>();
   /** Quitting: the window closing now is not the operator leaving the reaper in the tray. */
   private stopped = false;
   /** Notices already announced (each once per run). */
@@ -203,7 +203,7 @@ export class DesktopController {
 
   private heard(event: ReaperEvent, seq: number): void {
     this.notifier.handle(event);
-    this.sinceSnapshot?.push({ event, seq });
+    this.replay.heard(event, seq);
     this.apply(event);
   }
 
@@ -250,13 +250,11 @@ export class DesktopController {
 
   /** Everything again from a snapshot (at start, and when the session changes). */
   private async refresh(): Promise<void> {
-    const mine = ++this.snapshots;
-    this.sinceSnapshot = [];
+    const ticket = this.replay.begin();
     try {
       const snap = await this.deps.service.call('snapshot', {});
-      if (mine !== this.snapshots) return;
-      const later = (this.sinceSnapshot ?? []).filter((p) => p.seq > snap.seq);
-      this.sinceSnapshot = null;
+      const later = this.replay.arrived(ticket, snap.seq);
+      if (!later) return;
       this.mode = snap.status.mode;
       this.apps.clear();
       for (const app of snap.apps) this.apps.set(app.appId, trayApp(app));
@@ -268,7 +266,7 @@ export class DesktopController {
       this.notifyProblems(snap.status.problems);
       this.drawTray();
     } catch (error) {
-      if (mine === this.snapshots) this.sinceSnapshot = null;
+      this.replay.failed(ticket);
       this.deps.log?.('error', `the tray could not read the reaper's state: ${describe(error)}`);
     }
   }

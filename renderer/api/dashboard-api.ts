@@ -1,13 +1,12 @@
 /**
  * What the dashboard talks to: the ReaperApi, from the desktop's preload (`window.reaper`, IPC) or
  * from the headless server (HTTP + server-sent events). The dashboard knows nothing else.
+ * Types only: the transports (http-client.ts, the bridge) implement it and pick-api.ts chooses one.
  */
 import type { ReaperApi } from '../../shared/api.ts';
 import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
-import { apiFromBridge, type ReaperBridge } from '../../shared/ipc.ts';
-import { createHttpClient } from './http-client.ts';
+import type { ReaperBridge } from '../../shared/ipc.ts';
 import type { StreamState } from './sse.ts';
-import { takeTokenFromLocation } from './token.ts';
 
 export type ConnectionState = StreamState;
 
@@ -26,12 +25,4 @@ declare global {
     /** Exposed by the desktop shell's preload: the ReaperApi over IPC, as envelopes (shared/ipc.ts). */
     reaper?: ReaperBridge;
   }
-}
-
-/** The desktop bridge when there is one; else the HTTP client, once a token is known. */
-export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true } {
-  if (win.reaper) return { api: apiFromBridge(win.reaper) };
-  const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
-  if (!token) return { needsToken: true };
-  return { api: createHttpClient({ baseUrl: '', token }) };
 }

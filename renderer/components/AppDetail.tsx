@@ -4,15 +4,16 @@
  * timeline and a list of transitions with who acted and why. Escape closes it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { AppTrafficView, AppDetail as Detail } from '../../shared/api.ts';
+import type { AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
-import { CONSOLE_LABELS, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
-import { formatDuration, HOUR } from '../../shared/durations.ts';
+import { formatDuration } from '../../shared/durations.ts';
 import { formatZoned } from '../../shared/schedule.ts';
-import { ago, clockTime, fullTime, KIND_LABELS, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import { noteCell, sleepCell } from '../lib/app-cells.ts';
+import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
-import { noteCell, sleepCell } from './AppsView.tsx';
+import { DisableReaper, KeepAwake } from './AppControls.tsx';
+import { Durations, HistoryList, TrafficSection } from './AppFacts.tsx';
 import { CloseIcon } from './icons.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -233,200 +234,6 @@ function Body({ app }: { app: AppView }) {
         <Timeline history={entries} state={app.state} now={now} />
         <HistoryList entries={entries} />
       </section>
-    </>
-  );
-}
-
-/** The median and worst of the last 20 starts and stops: what a visitor of the waking page is told. */
-function Durations({ durations }: { durations: Detail['durations'] }) {
-  const line = (s: Detail['durations']['start']) =>
-    s.count === 0 || s.medianMs === null || s.worstMs === null
-      ? 'none yet'
-      : `usually ${formatDuration(s.medianMs)}, at worst ${formatDuration(s.worstMs)} (last ${s.count})`;
-  return (
-    <>
-      <dt>Starts</dt>
-      <dd>{line(durations.start)}</dd>
-      <dt>Stops</dt>
-      <dd>{line(durations.stop)}</dd>
-    </>
-  );
-}
-
-function DisableReaper({ app }: { app: AppView }) {
-  const act = useDashboard((s) => s.act);
-  const busy = useDashboard((s) => s.busy[app.appId] ?? null);
-  const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-  if (!confirming) {
-    return (
-      <button type="button" className="danger-outline" onClick={() => setConfirming(true)}>
-        Disable the reaper
-      </button>
-    );
-  }
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: a confirmation inside the panel, not a form
-    <div className="confirm" role="group" aria-label="Confirm: disable the reaper">
-      <p>
-        Disable the reaper for {app.name}? Its routes are switched off and it is released at once
-        {app.state === 'Down' ? ': it is started first, so it is not left asleep' : ''}.
-      </p>
-      <button
-        ref={confirmRef}
-        type="button"
-        className="danger"
-        disabled={busy !== null}
-        onClick={() => void act(app.appId, 'release').finally(() => setConfirming(false))}
-      >
-        {busy === 'release' ? 'Disabling…' : 'Disable and release'}
-      </button>
-      <button type="button" onClick={() => setConfirming(false)}>
-        Cancel
-      </button>
-    </div>
-  );
-}
-
-const PRESETS = [
-  { label: '1 hour', ms: HOUR },
-  { label: '3 hours', ms: 3 * HOUR },
-  { label: '8 hours', ms: 8 * HOUR },
-];
-
-/** "Keep awake until ...": a preset or a date and time; no sleep before it (a sleeping app is woken). */
-function KeepAwake({ app, now }: { app: AppView; now: number }) {
-  const keepAwake = useDashboard((s) => s.keepAwake);
-  const busy = useDashboard((s) => s.busy[app.appId] === 'keep-awake');
-  const [custom, setCustom] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const run = async (until: number | null) => {
-    setError(null);
-    try {
-      await keepAwake(app.appId, until);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
-  return (
-    <section aria-labelledby="keep-heading" className="keep-awake">
-      <h3 id="keep-heading">Keep awake</h3>
-      {app.keepAwakeUntil !== null ? (
-        <p>
-          Kept awake until <strong>{clockTime(app.keepAwakeUntil, now)}</strong>{' '}
-          <button type="button" className="link" disabled={busy} onClick={() => void run(null)}>
-            Cancel
-          </button>
-        </p>
-      ) : (
-        <p className="muted">
-          No sleep before a time you choose{app.state === 'Down' ? '; the app is woken now' : ''}.
-        </p>
-      )}
-      <div className="row-of-buttons">
-        {PRESETS.map((p) => (
-          <button key={p.label} type="button" disabled={busy} onClick={() => void run(now + p.ms)}>
-            {p.label}
-          </button>
-        ))}
-        <form
-          className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const t = new Date(custom).getTime();
-            if (!custom || Number.isNaN(t)) setError('choose a date and a time');
-            else void run(t);
-          }}
-        >
-          <label>
-            <span className="visually-hidden">Keep awake until</span>
-            <input type="datetime-local" value={custom} onChange={(e) => setCustom(e.target.value)} />
-          </label>
-          <button type="submit" disabled={busy}>
-            Keep awake until
-          </button>
-        </form>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </section>
-  );
-}
-
-/** What counted as traffic, and what the route's filters ignored, and why. */
-function TrafficSection({ traffic }: { traffic: AppTrafficView }) {
-  const ignored = Object.entries(traffic.ignored).sort((a, b) => b[1] - a[1]);
-  const sources = Object.entries(traffic.bySource) as [TrafficSource, number][];
-  return (
-    <section aria-labelledby="traffic-heading">
-      <h3 id="traffic-heading">Traffic since the reaper started</h3>
-      <p>
-        {traffic.counted === 0
-          ? 'No request counted yet.'
-          : `${traffic.counted} request${traffic.counted === 1 ? '' : 's'} counted (${sources
-              .map(([source, n]) => `${n} from ${SOURCE_LABELS[source]}`)
-              .join(', ')}).`}
-        {traffic.accessLog && (
-          <span className="muted">
-            {' '}
-            Access log {traffic.accessLog.connected ? 'followed' : 'reconnecting'}.
-          </span>
-        )}
-      </p>
-      {ignored.length > 0 && (
-        <>
-          <p className="muted">
-            Ignored by the route's filters (monitors and health checks do not keep it awake):
-          </p>
-          <ul className="plain">
-            {ignored.map(([reason, n]) => (
-              <li key={reason}>
-                {n} × {reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
-  );
-}
-
-export function HistoryList({ entries }: { entries: readonly HistoryEntry[] }) {
-  const [shown, setShown] = useState(100);
-  if (entries.length === 0) return <p className="muted">No history yet.</p>;
-  return (
-    <>
-      <ol className="history" aria-label="Transitions and actions, newest first">
-        {entries.slice(0, shown).map((h, i) => (
-          <li key={h.id ?? `${h.at}-${i}`} className={`kind-${h.kind}`}>
-            <time dateTime={new Date(h.at).toISOString()}>{fullTime(h.at)}</time>
-            <span className="what">
-              {h.from !== null || h.to !== null ? (
-                <>
-                  {h.kind !== 'transition' && <span className="kind">{KIND_LABELS[h.kind]}: </span>}
-                  {h.from ? `${CONSOLE_LABELS[h.from]} → ` : '→ '}
-                  {h.to ? CONSOLE_LABELS[h.to] : 'released'}
-                </>
-              ) : (
-                <span className="kind">{KIND_LABELS[h.kind]}</span>
-              )}
-            </span>
-            <span className={`actor actor-${h.actor}`}>{h.actor}</span>
-            <span className="reason">{h.reason}</span>
-          </li>
-        ))}
-      </ol>
-      {entries.length > shown && (
-        <button type="button" className="link" onClick={() => setShown(shown + 200)}>
-          Show older entries ({entries.length - shown} more)
-        </button>
-      )}
     </>
   );
 }

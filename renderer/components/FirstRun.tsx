@@ -5,13 +5,13 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ConnectInput } from '../../shared/api.ts';
 import { problemsOf } from '../../shared/api-errors.ts';
-import { useApi, useDashboard } from '../store/context.tsx';
+import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Logo } from './icons.tsx';
 
 export function FirstRun() {
   const status = useDashboard((s) => s.status);
-  const api = useApi();
+  const startDemo = useDashboard((s) => s.startDemo);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const c = status?.credentials;
@@ -42,7 +42,7 @@ export function FirstRun() {
           disabled={starting}
           onClick={() => {
             setStarting(true);
-            api.startDemo().then(
+            startDemo().then(
               () => setStarting(false),
               (e: unknown) => {
                 setStarting(false);
@@ -64,7 +64,7 @@ export function FirstRun() {
 }
 
 export function ConnectAccount() {
-  const api = useApi();
+  const connectAccount = useDashboard((s) => s.connect);
   const status = useDashboard((s) => s.status);
   const [token, setToken] = useState('');
   const [secret, setSecret] = useState('');
@@ -77,7 +77,7 @@ export function ConnectAccount() {
     setBusy(true);
     setError(null);
     try {
-      await api.connect(input);
+      await connectAccount(input);
     } catch (e) {
       setError(e);
     } finally {

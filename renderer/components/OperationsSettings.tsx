@@ -27,8 +27,7 @@ const UNIT_LABELS: Record<FlavorPriceUnit, string> = {
 };
 
 export function HistorySavingsSettings({ settings }: { settings: Settings }) {
-  const api = useApi();
-  const applySettings = useDashboard((s) => s.applySettings);
+  const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
   const initial = () => ({
     retention: String(settings.historyRetentionDays),
@@ -55,13 +54,11 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
     if (!values.eurPerDrop.trim() || !Number.isFinite(eurPerDrop)) local.eurPerDrop = 'a number of euros';
     if (Object.keys(local).length) return setProblems(local);
     try {
-      applySettings(
-        await api.updateSettings({
-          historyRetentionDays: retention,
-          flavorPriceUnit: values.unit,
-          eurPerDrop,
-        }),
-      );
+      await saveSettings({
+        historyRetentionDays: retention,
+        flavorPriceUnit: values.unit,
+        eurPerDrop,
+      });
       setProblems({});
       setSaved(true);
     } catch (error) {
@@ -140,7 +137,7 @@ const toRows = (list: readonly WebhookConfig[]): Row[] =>
 
 export function TeamAlerts({ settings }: { settings: Settings }) {
   const api = useApi();
-  const applySettings = useDashboard((s) => s.applySettings);
+  const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
   const [rows, setRows] = useState<Row[]>(() => toRows(settings.webhooks));
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -181,10 +178,9 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
     e.preventDefault();
     setSaved(false);
     try {
-      const next = await api.updateSettings({
+      await saveSettings({
         webhooks: rows.map(({ url, format, events }) => ({ url: url.trim(), format, events })),
       });
-      applySettings(next);
       setProblems({});
       setSaved(true);
       void refresh();

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import { formatDuration } from '../../shared/durations.ts';
 import type { Route } from '../../shared/routes.ts';
-import { useApi, useDashboard } from '../store/context.tsx';
+import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
 import { RouteEditor } from './RouteEditor.tsx';
@@ -74,9 +74,9 @@ export function RoutesView() {
 }
 
 function RouteRow({ route }: { route: Route }) {
-  const api = useApi();
   const app = useDashboard((s) => s.apps[route.appId]);
-  const applyRoute = useDashboard((s) => s.applyRoute);
+  const updateRoute = useDashboard((s) => s.updateRoute);
+  const deleteRoute = useDashboard((s) => s.deleteRoute);
   const editRoute = useDashboard((s) => s.editRoute);
   const toast = useDashboard((s) => s.toast);
   const [pending, setPending] = useState(false);
@@ -87,7 +87,7 @@ function RouteRow({ route }: { route: Route }) {
   const setEnabled = async (enabled: boolean) => {
     setPending(true);
     try {
-      applyRoute(await api.updateRoute({ routeId: route.id, changes: { enabled } }));
+      await updateRoute(route.id, { enabled });
     } catch (error) {
       toast('error', `${title}: ${errorText(error)}`);
     } finally {
@@ -97,7 +97,7 @@ function RouteRow({ route }: { route: Route }) {
   const remove = async () => {
     setPending(true);
     try {
-      await api.deleteRoute({ routeId: route.id });
+      await deleteRoute(route.id);
     } catch (error) {
       toast('error', `${title}: ${errorText(error)}`);
       setPending(false);

@@ -8,7 +8,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError } from '../../shared/errors.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { msTo } from '../lib/format.ts';
-import { useApi, useDashboard } from '../store/context.tsx';
+import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { ConnectAccount } from './FirstRun.tsx';
 import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from './form.tsx';
@@ -121,8 +121,7 @@ function Switches({ settings }: { settings: Settings }) {
 }
 
 function Paces({ settings }: { settings: Settings }) {
-  const api = useApi();
-  const applySettings = useDashboard((s) => s.applySettings);
+  const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
   const initial = () =>
     Object.fromEntries(PACES.map((p) => [p.key, msTo(settings[p.key], p.unit)])) as Record<PaceKey, string>;
@@ -153,7 +152,7 @@ function Paces({ settings }: { settings: Settings }) {
     }
     setSaving(true);
     try {
-      applySettings(await api.updateSettings(patch));
+      await saveSettings(patch);
       setProblems({});
       setSaved(true);
     } catch (error) {
@@ -188,8 +187,7 @@ function Paces({ settings }: { settings: Settings }) {
 
 /** Where the wake proxy listens; it runs while a route has host names. */
 function WakeProxySettings({ settings }: { settings: Settings }) {
-  const api = useApi();
-  const applySettings = useDashboard((s) => s.applySettings);
+  const saveSettings = useDashboard((s) => s.saveSettings);
   const url = useDashboard((s) => s.status?.wakeProxy.url ?? null);
   const hasHosts = useDashboard((s) => s.routes.some((r) => r.enabled && r.hosts.length > 0));
   const id = useId();
@@ -211,7 +209,7 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
       return;
     }
     try {
-      applySettings(await api.updateSettings({ wakeProxyPort: n, wakeProxyAddress: address.trim() }));
+      await saveSettings({ wakeProxyPort: n, wakeProxyAddress: address.trim() });
       setProblems({});
       setSaved(true);
     } catch (error) {
@@ -266,7 +264,7 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
 
 function Credentials() {
   const status = useDashboard((s) => s.status);
-  const api = useApi();
+  const startDemo = useDashboard((s) => s.startDemo);
   const toast = useDashboard((s) => s.toast);
   if (!status) return null;
   const c = status.credentials;
@@ -304,10 +302,7 @@ function Credentials() {
       </dl>
       {c.canConnect && <ConnectAccount />}
       {status.mode !== 'demo' && (
-        <button
-          type="button"
-          onClick={() => api.startDemo().catch((e: unknown) => toast('error', errorText(e)))}
-        >
+        <button type="button" onClick={() => startDemo().catch((e: unknown) => toast('error', errorText(e)))}>
           Switch to the demo
         </button>
       )}

@@ -6,7 +6,7 @@ import { ApiError, envelope, problemsOf } from '../../shared/api-errors.ts';
 import { InputError } from '../../shared/errors.ts';
 import { bridgeFromInvoke } from '../../shared/ipc.ts';
 import { App } from '../App.tsx';
-import { pickApi } from '../api/dashboard-api.ts';
+import { pickApi } from '../api/pick-api.ts';
 import { appView, fakeApi } from '../test/fake-api.ts';
 
 describe('the dashboard in the desktop app', () => {

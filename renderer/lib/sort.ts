@@ -1,19 +1,16 @@
 /** Sorting the apps table. */
 import type { AppView } from '../../shared/app-view.ts';
-import type { ReaperState } from '../../shared/domain.ts';
+import { type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
 
 export type SortKey = 'name' | 'state' | 'owner' | 'lastRequest' | 'sleepsAt';
 export type SortDir = 'asc' | 'desc';
 
-/** States that need attention first. */
-const STATE_RANK: Record<ReaperState, number> = {
-  Error: 0,
-  WaitingForUp: 1,
-  WaitingForShutdown: 2,
-  WaitingForInit: 3,
-  Up: 4,
-  Down: 5,
-};
+/** Compares two apps by one column; `dir` is 1 (ascending) or -1 (descending). */
+type Compare = (a: AppView, b: AppView, dir: number) => number;
+
+/** States that need attention first: the shared urgency order. */
+const STATE_RANK = new Map<ReaperState, number>(STATES_BY_URGENCY.map((state, rank) => [state, rank]));
+const rank = (state: ReaperState) => STATE_RANK.get(state) ?? STATES_BY_URGENCY.length;
 
 const byName = (a: AppView, b: AppView) => a.name.localeCompare(b.name) || a.appId.localeCompare(b.appId);
 
@@ -25,17 +22,17 @@ function nullable(a: number | null, b: number | null, dir: number): number {
   return (a - b) * dir;
 }
 
+/** Each column's order; ties go by name, ascending. */
+const COMPARE: Record<SortKey, Compare> = {
+  name: (a, b, dir) => byName(a, b) * dir,
+  state: (a, b, dir) => (rank(a.state) - rank(b.state)) * dir || byName(a, b),
+  owner: (a, b, dir) => a.ownerName.localeCompare(b.ownerName) * dir || byName(a, b),
+  lastRequest: (a, b, dir) => nullable(a.lastRequestAt, b.lastRequestAt, dir) || byName(a, b),
+  sleepsAt: (a, b, dir) => nullable(a.sleepsAt, b.sleepsAt, dir) || byName(a, b),
+};
+
 export function sortApps(apps: AppView[], key: SortKey, dir: SortDir): AppView[] {
+  const compare = COMPARE[key];
   const d = dir === 'asc' ? 1 : -1;
-  const cmp: (a: AppView, b: AppView) => number =
-    key === 'name'
-      ? (a, b) => byName(a, b) * d
-      : key === 'state'
-        ? (a, b) => (STATE_RANK[a.state] - STATE_RANK[b.state]) * d || byName(a, b)
-        : key === 'owner'
-          ? (a, b) => a.ownerName.localeCompare(b.ownerName) * d || byName(a, b)
-          : key === 'lastRequest'
-            ? (a, b) => nullable(a.lastRequestAt, b.lastRequestAt, d) || byName(a, b)
-            : (a, b) => nullable(a.sleepsAt, b.sleepsAt, d) || byName(a, b);
-  return [...apps].sort(cmp);
+  return [...apps].sort((a, b) => compare(a, b, d));
 }

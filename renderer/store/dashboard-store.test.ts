@@ -84,3 +84,57 @@ describe('the dashboard store', () => {
     vi.useRealTimers();
   });
 });
+
+describe('the store actions', () => {
+  it('apply an answer as its pushed event would, and the event that follows changes nothing more', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ apps: [appView('shop', 'Up')] });
+    const store = createDashboardStore(api);
+    store.getState().start();
+    await settle();
+    const saved = await store.getState().saveSettings({ killSwitch: true });
+    expect(store.getState().settings?.killSwitch).toBe(true);
+    const before = store.getState();
+    api.emit({ type: 'settings', settings: saved });
+    await settle();
+    expect(store.getState().settings).toEqual(before.settings);
+    expect(store.getState().toasts).toEqual(before.toasts);
+    // An event after the answer still lands: the answer did not move the sequence.
+    api.emit({ type: 'settings', settings: { ...saved, killSwitch: false } });
+    await settle();
+    expect(store.getState().settings?.killSwitch).toBe(false);
+    vi.useRealTimers();
+  });
+
+  it('put a saved route in place of its former self, and a new one at the end', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ apps: [appView('shop', 'Up'), appView('blog', 'Down')] });
+    const store = createDashboardStore(api);
+    store.getState().start();
+    await settle();
+    await store.getState().updateRoute('route_shop', { enabled: false });
+    expect(store.getState().routes.map((r) => [r.id, r.enabled])).toEqual([
+      ['route_shop', false],
+      ['route_blog', true],
+    ]);
+    await store.getState().createRoute({ appId: 'app_wiki', ownerId: 'orga_acme' });
+    expect(store.getState().routes.map((r) => r.id)).toEqual(['route_shop', 'route_blog', 'route_new']);
+    expect(api.calls.map((c) => c.name)).toEqual(['snapshot', 'updateRoute', 'createRoute']);
+    vi.useRealTimers();
+  });
+
+  it('throw a refusal to the form that asked, and change nothing', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ apps: [appView('shop', 'Up')] });
+    api.answer('updateSettings', () => {
+      throw new Error('refused');
+    });
+    const store = createDashboardStore(api);
+    store.getState().start();
+    await settle();
+    const before = store.getState().settings;
+    await expect(store.getState().saveSettings({ dryRun: true })).rejects.toThrow('refused');
+    expect(store.getState().settings).toBe(before);
+    vi.useRealTimers();
+  });
+});

@@ -5,13 +5,14 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
-import { ApiError } from '../../shared/api-errors.ts';
 import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
-import { InputError } from '../../shared/errors.ts';
+import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
+import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
 
 export type View = 'apps' | 'history' | 'savings' | 'routes' | 'settings';
 
@@ -35,9 +36,9 @@ export interface ClockBase {
   scale: number;
 }
 
-export type AppAction = 'reset' | 'wake' | 'release';
+export type { AppAction };
 
-export interface DashboardState {
+export interface DashboardState extends ChangeActions {
   phase: 'loading' | 'ready' | 'failed';
   loadError: string | null;
   connection: ConnectionState;
@@ -70,11 +71,6 @@ export interface DashboardState {
   setSort(key: SortKey): void;
   select(appId: string | null): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
-  act(appId: string, action: AppAction): Promise<void>;
-  keepAwake(appId: string, until: number | null): Promise<void>;
-  setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
-  applySettings(settings: Settings): void;
-  applyRoute(route: Route): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
 }
@@ -84,31 +80,22 @@ export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', er
 const BATCH_MS = 50;
 const TOAST_MS = 8000;
 
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError || error instanceof InputError) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorText };
 
 export function serverNow(clock: ClockBase, localNow = Date.now()): number {
   return clock.serverNow + (localNow - clock.localNow) * clock.scale;
 }
 
-interface Pushed {
-  event: ReaperEvent;
-  seq: number;
-}
+type Pushed = Sequenced<ReaperEvent>;
 
 export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState> {
   let queue: Pushed[] = [];
-  /** Events up to this sequence number are in the state (from the snapshot, or applied since). */
-  let floor = 0;
+  /** The snapshot, then the events it does not include; and which events the state includes. */
+  const replay = new EventReplay<ReaperEvent>();
   /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
   let alerted = 0;
-  /** While a snapshot is on its way: every event received, to replay those it does not include. */
-  let sinceReload: Pushed[] | null = null;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   let toastId = 0;
-  let loadSeq = 0;
 
   const store = createStore<DashboardState>()((set, get) => {
     const clockFrom = (now: number, scale: number): ClockBase => ({
@@ -124,7 +111,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       if (events.length) apply(events);
     };
 
-    /** Apply events in order; those the state already includes (seq <= floor) are skipped. */
+    /** Apply events in order; those the state already includes are skipped. */
     const apply = (events: Pushed[]) => {
       let reload = false;
       const s = get();
@@ -141,8 +128,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       const toasts: Toast[] = [];
       let show: string | null = null;
       for (const { event: e, seq } of events) {
-        if (seq > 0 && seq <= floor) continue;
-        if (seq > 0) floor = seq;
+        if (!replay.fresh(seq)) continue;
         switch (e.type) {
           case 'app':
             own()[e.app.appId] = e.app;
@@ -264,7 +250,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         const off = api.subscribe((event, seq) => {
           const pushed = { event, seq };
           queue.push(pushed);
-          sinceReload?.push(pushed);
+          replay.heard(event, seq);
           flushTimer ??= setTimeout(flush, BATCH_MS);
         });
         let wasLive = false;
@@ -287,13 +273,13 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       async reload() {
-        const seq = ++loadSeq;
-        sinceReload = [];
+        const ticket = replay.begin();
         try {
           const snap = await api.snapshot();
-          if (seq !== loadSeq) return;
-          const replay = sinceReload ?? [];
-          sinceReload = null;
+          // The snapshot includes the events up to its seq; the later ones received meanwhile are
+          // applied again on top of it.
+          const later = replay.arrived(ticket, snap.seq);
+          if (!later) return;
           const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
           const selectedAppId = get().selectedAppId;
           set({
@@ -306,15 +292,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             settings: snap.settings,
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
-          // The snapshot includes the events up to its seq; the later ones received meanwhile are
-          // applied again on top of it (a sequence restarts with a restarted server).
-          floor = snap.seq;
-          apply(replay.filter((p) => p.seq === 0 || p.seq > snap.seq));
+          apply(later);
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
-          if (seq !== loadSeq) return;
-          sinceReload = null;
+          if (!replay.failed(ticket)) return;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
           else get().toast('error', `cannot refresh: ${errorText(error)}`);
         }
@@ -345,57 +327,19 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
 
-      async act(appId, action) {
-        const app = get().apps[appId];
-        set({ busy: { ...get().busy, [appId]: action } });
-        try {
-          if (action === 'reset') await api.reset({ appId });
-          else if (action === 'wake') await api.wake({ appId, source: 'dashboard' });
-          else {
-            await api.release({ appId });
-            get().toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
-          }
-        } catch (error) {
-          get().toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
-        } finally {
+      ...changeActions({
+        api,
+        receive: (event) => apply([{ event, seq: 0 }]),
+        apps: () => get().apps,
+        routes: () => get().routes,
+        setBusy(appId, action) {
           const busy = { ...get().busy };
-          delete busy[appId];
+          if (action) busy[appId] = action;
+          else delete busy[appId];
           set({ busy });
-        }
-      },
-
-      async keepAwake(appId, until) {
-        set({ busy: { ...get().busy, [appId]: 'keep-awake' } });
-        try {
-          const view = await api.keepAwake({ appId, until, source: 'dashboard' });
-          set({ apps: { ...get().apps, [appId]: view } });
-        } finally {
-          const busy = { ...get().busy };
-          delete busy[appId];
-          set({ busy });
-        }
-      },
-
-      async setSwitch(name, on) {
-        try {
-          get().applySettings(await api.updateSettings({ [name]: on }));
-        } catch (error) {
-          get().toast('error', errorText(error));
-        }
-      },
-
-      applySettings(settings) {
-        set({ settings });
-      },
-
-      applyRoute(route) {
-        const routes = get().routes;
-        set({
-          routes: routes.some((r) => r.id === route.id)
-            ? routes.map((r) => (r.id === route.id ? route : r))
-            : [...routes, route],
-        });
-      },
+        },
+        toast: (kind, text) => get().toast(kind, text),
+      }),
 
       toast(kind, text) {
         pushToast({ id: ++toastId, kind, text });

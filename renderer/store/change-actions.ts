@@ -1,0 +1,122 @@
+/**
+ * The one way the dashboard changes data: each action calls the API and lands the answer through
+ * the same door as the engine's pushed events (`receive`, with the event that tells the change), so
+ * a change is applied one way whether the answer or the event comes first; the event that follows
+ * carries the same value. Components call these actions and never the API's writing calls.
+ * Calls whose answer is not the changed data (delete a route, connect, start the demo) apply
+ * nothing here: the pushed events (routes and apps, session) bring the change.
+ */
+import type { AppView, ConnectInput, ReaperEvent } from '../../shared/api.ts';
+import type { Route, RouteCreate, RouteUpdate } from '../../shared/routes.ts';
+import type { Settings, SettingsUpdate } from '../../shared/settings.ts';
+import type { DashboardApi } from '../api/dashboard-api.ts';
+import { errorText } from '../lib/errors.ts';
+
+export type AppAction = 'reset' | 'wake' | 'release';
+
+export interface ChangeActions {
+  /** Reset, wake or release an app; a failure is told in a toast. */
+  act(appId: string, action: AppAction): Promise<void>;
+  keepAwake(appId: string, until: number | null): Promise<void>;
+  /** Flip the kill switch or dry-run; a failure is told in a toast. */
+  setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
+  /** Save settings; a refusal (with its field problems) is thrown to the form. */
+  saveSettings(patch: SettingsUpdate): Promise<Settings>;
+  /** Create a route; a refusal (with its field problems) is thrown to the form. */
+  createRoute(fields: RouteCreate): Promise<Route>;
+  /** Change a route; a refusal is thrown. */
+  updateRoute(routeId: string, changes: RouteUpdate): Promise<Route>;
+  deleteRoute(routeId: string): Promise<void>;
+  connect(input: ConnectInput): Promise<void>;
+  startDemo(): Promise<void>;
+}
+
+export interface ChangeDeps {
+  api: DashboardApi;
+  /** Apply a change as the pushed event that tells it would be. */
+  receive(event: ReaperEvent): void;
+  apps(): Record<string, AppView>;
+  routes(): Route[];
+  setBusy(appId: string, action: AppAction | 'keep-awake' | null): void;
+  toast(kind: 'error' | 'info', text: string): void;
+}
+
+export function changeActions(deps: ChangeDeps): ChangeActions {
+  const { api, receive } = deps;
+
+  const saveSettings = async (patch: SettingsUpdate) => {
+    const settings = await api.updateSettings(patch);
+    receive({ type: 'settings', settings });
+    return settings;
+  };
+
+  /** A saved route in the list, in place of its former self or added at the end. */
+  const landRoute = (saved: Route) => {
+    const routes = deps.routes();
+    receive({
+      type: 'routes',
+      routes: routes.some((r) => r.id === saved.id)
+        ? routes.map((r) => (r.id === saved.id ? saved : r))
+        : [...routes, saved],
+    });
+    return saved;
+  };
+
+  return {
+    async act(appId, action) {
+      const app = deps.apps()[appId];
+      deps.setBusy(appId, action);
+      try {
+        if (action === 'reset') await api.reset({ appId });
+        else if (action === 'wake') await api.wake({ appId, source: 'dashboard' });
+        else {
+          await api.release({ appId });
+          deps.toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
+        }
+      } catch (error) {
+        deps.toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
+      } finally {
+        deps.setBusy(appId, null);
+      }
+    },
+
+    async keepAwake(appId, until) {
+      deps.setBusy(appId, 'keep-awake');
+      try {
+        receive({ type: 'app', app: await api.keepAwake({ appId, until, source: 'dashboard' }) });
+      } finally {
+        deps.setBusy(appId, null);
+      }
+    },
+
+    async setSwitch(name, on) {
+      try {
+        await saveSettings({ [name]: on });
+      } catch (error) {
+        deps.toast('error', errorText(error));
+      }
+    },
+
+    saveSettings,
+
+    async createRoute(fields) {
+      return landRoute(await api.createRoute(fields));
+    },
+
+    async updateRoute(routeId, changes) {
+      return landRoute(await api.updateRoute({ routeId, changes }));
+    },
+
+    async deleteRoute(routeId) {
+      await api.deleteRoute({ routeId });
+    },
+
+    async connect(input) {
+      await api.connect(input);
+    },
+
+    async startDemo() {
+      await api.startDemo();
+    },
+  };
+}
