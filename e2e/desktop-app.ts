@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page, type TestInfo } from '@playwright/test';
 import { findElectronBinary } from '../scripts/electron-binary.ts';
-import type { Reaper, ReaperOptions } from './fixtures.ts';
+import type { Reaper, ReaperOptions } from './reaper.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

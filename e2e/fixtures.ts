@@ -10,27 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { type Desktop, launchDesktop } from './desktop-app.ts';
+import type { Reaper, ReaperOptions } from './reaper.ts';
+
+export type { Reaper, ReaperOptions };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-export interface Reaper {
-  url: string;
-  /** The dashboard with the admin token in the fragment, as the server prints it. */
-  dashboardUrl: string;
-  token: string;
-  /** Call the admin API; the body is parsed JSON. */
-  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** The id of an app of the scenario, by name. */
-  appId(name: string): Promise<string>;
-  /** The engine's clock (it runs `timeScale` times faster than real time). */
-  now(): Promise<number>;
-}
-
-export interface ReaperOptions {
-  /** The demo scenario, or null for a server with no account (the first-run screen). */
-  scenario: string | null;
-  timeScale: number;
-}
 
 function startServer(
   args: string[],
