@@ -8,7 +8,7 @@ import type { AppTrafficView, AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
 import { CONSOLE_LABELS, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
 import { formatDuration, HOUR } from '../../shared/durations.ts';
-import { formatZoned } from '../../shared/schedule.ts';
+import { ALWAYS_UP_TEXT, formatZoned } from '../../shared/schedule.ts';
 import { ago, clockTime, fullTime, KIND_LABELS, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
@@ -195,6 +195,7 @@ function Body({ app }: { app: AppView }) {
               ))}
             </ul>
             <p className="muted">Next:</p>
+            {detail.nextTransitions.length === 0 && <p className="muted">{ALWAYS_UP_TEXT}</p>}
             <ul className="plain transitions">
               {detail.nextTransitions.map((t) => (
                 <li key={t.at}>

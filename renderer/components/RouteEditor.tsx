@@ -14,7 +14,13 @@ import {
   routeCreateSchema,
   routeUpdateSchema,
 } from '../../shared/routes.ts';
-import { formatZoned, type MustBeUpRange, nextTransitions, rangeProblems } from '../../shared/schedule.ts';
+import {
+  ALWAYS_UP_TEXT,
+  formatZoned,
+  type MustBeUpRange,
+  nextTransitions,
+  rangeProblems,
+} from '../../shared/schedule.ts';
 import { msTo } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
@@ -370,9 +376,10 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
             Weekdays like Mon-Fri or Sun-Thu; an end before the start crosses midnight. The app is started
             when a range begins and never put to sleep inside one.
           </span>
-          {preview.length > 0 && (
+          {validRanges.length > 0 && (
             <div className="preview" aria-live="polite">
               <strong>Next transitions</strong>
+              {preview.length === 0 && <p className="muted">{ALWAYS_UP_TEXT}</p>}
               <ul className="plain transitions">
                 {preview.map((t) => (
                   <li key={t.at}>
