@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'conflict',
   'timeout',
   'unavailable',
+  'insufficient-storage',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -31,6 +32,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal: 500,
   unavailable: 503,
   timeout: 504,
+  // WebDAV's "cannot store what is needed to complete the request" (RFC 4918): the disk is full.
+  'insufficient-storage': 507,
 };
 
 /** The request cannot be done in the current state (an app in Error asked to come up, ...). */
@@ -46,6 +49,17 @@ export class UnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnavailableError';
+  }
+}
+
+/**
+ * A change could not be saved because the disk holding the data is full (or over quota): nothing was
+ * changed, and the same call works once space is freed.
+ */
+export class InsufficientStorageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InsufficientStorageError';
   }
 }
 
@@ -82,6 +96,9 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ConflictError) return { error: { code: 'conflict', message: error.message } };
   if (error instanceof UnavailableError) return { error: { code: 'unavailable', message: error.message } };
   if (error instanceof TimeoutError) return { error: { code: 'timeout', message: error.message } };
+  if (error instanceof InsufficientStorageError) {
+    return { error: { code: 'insufficient-storage', message: error.message } };
+  }
   return { error: { code: 'internal', message: 'internal error: see the server log' } };
 }
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppView } from './app-view.ts';
 import { type HistoryEntry, REAPER_STATES, type TrafficSource } from './domain.ts';
 import { DAY } from './durations.ts';
+import { InputError } from './errors.ts';
 import { type HistoryPage, historyQuerySchema, type TransitionDurations } from './history.ts';
 import {
   APP_ID_PATTERN,
@@ -27,6 +28,28 @@ import { WEBHOOK_EVENTS, type WebhookStatus, type WebhookTestResult, webhookSche
 export type { AppView } from './app-view.ts';
 
 // ---- inputs ----------------------------------------------------------------------------------------
+
+/**
+ * Keys no request body may hold, at any depth. JSON.parse keeps `"__proto__"` as a plain key, but
+ * copying it onto an object (Object.assign, a spread into an existing object) sets that object's
+ * prototype, whose fields then pass a strict unknown-key check as if they had been given.
+ */
+export const FORBIDDEN_BODY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A request body's JSON text, parsed; an InputError (400) when it holds a key of
+ * FORBIDDEN_BODY_KEYS, a SyntaxError when it is not JSON.
+ */
+export function parseJsonBody(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown) => {
+    if (FORBIDDEN_BODY_KEYS.has(key)) {
+      throw new InputError([
+        { field: '', message: `a request body may not hold the key '${key}' (at any depth)` },
+      ]);
+    }
+    return value;
+  });
+}
 
 const appId = z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...');
 const ownerId = z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...');

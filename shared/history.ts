@@ -118,11 +118,24 @@ export const HISTORY_CSV_COLUMNS = [
   'reason',
 ] as const;
 
-/** One field, quoted when RFC 4180 asks for it (a comma, a double quote, CR or LF), quotes doubled. */
+/**
+ * A text that a spreadsheet would read as a formula (CSV injection, OWASP): one starting with = + - @,
+ * a tab or a carriage return. An app's name is chosen by anyone in the organisation.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field, quoted when RFC 4180 asks for it (a comma, a double quote, CR or LF), quotes doubled.
+ * A text that would start a formula is neutralised as OWASP's CSV injection guidance says: a single
+ * quote before it, and the field quoted (`-rf` becomes `"'-rf"`). Numbers are written as they are
+ * (a number is never a formula, and no column of the export holds a negative one: `id` is positive,
+ * times are ISO text); the quote is added to text only, so it never changes a number's value.
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  if (FORMULA_START.test(value)) return `"'${value.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /** One record, CRLF-terminated as RFC 4180 writes them. Times are ISO 8601 in UTC. */

@@ -20,6 +20,27 @@ const range = (days: string, start: string, end: string, timeZone: string): Must
   timeZone,
 });
 
+describe('the next transitions', () => {
+  const monday = Date.UTC(2026, 0, 5, 9);
+
+  it('of a range that never ends: none (no false "goes down" where the search stops)', () => {
+    expect(nextTransitions([range('Mon-Sun', '00:00', '24:00', 'Europe/Paris')], monday, 6)).toEqual([]);
+    const halves = [range('Mon-Sun', '00:00', '12:00', 'UTC'), range('Mon-Sun', '12:00', '24:00', 'UTC')];
+    expect(nextTransitions(halves, monday, 50)).toEqual([]);
+  });
+
+  it('stop at the horizon: every one listed lies inside the 5 weeks searched', () => {
+    const weekdays = [range('Mon-Fri', '00:00', '24:00', 'UTC')];
+    const next = nextTransitions(weekdays, monday, 50);
+    expect(next.slice(0, 2).map((t) => `${t.up ? 'up' : 'down'} ${iso(t.at)}`)).toEqual([
+      'down 2026-01-10T00:00:00.000Z',
+      'up 2026-01-12T00:00:00.000Z',
+    ]);
+    expect(next).toHaveLength(10);
+    expect(next.every((t) => t.at > monday && t.at < monday + 35 * 24 * HOUR)).toBe(true);
+  });
+});
+
 describe('weekdays', () => {
   it.each([
     ['Mon-Fri', [1, 2, 3, 4, 5]],

@@ -262,19 +262,32 @@ export interface ScheduleTransition {
   up: boolean;
 }
 
-/** The next `count` transitions (up at a range start, down at its end) after `from`, within 5 weeks. */
+/** How far ahead the transitions are searched. */
+export const TRANSITION_HORIZON = 35 * DAY;
+
+/**
+ * The next `count` transitions (up at a range start, down at its end) after `from`, within 5 weeks.
+ * Only what lies inside the horizon is known: the end of an interval that reaches past it is where
+ * the search stopped, not a down (a range that never ends, `Mon-Sun 00:00-24:00`, has no next down).
+ * An empty list for valid ranges means the app is up throughout (see ALWAYS_UP_TEXT): a weekly
+ * schedule that lets the app sleep does so within every week.
+ */
 export function nextTransitions(
   ranges: readonly MustBeUpRange[],
   from: number,
   count: number,
 ): ScheduleTransition[] {
   const out: ScheduleTransition[] = [];
-  for (const i of occurrences(ranges, from, from + 35 * DAY)) {
-    if (i.start > from) out.push({ at: i.start, up: true });
-    out.push({ at: i.end, up: false });
+  const horizon = from + TRANSITION_HORIZON;
+  for (const i of occurrences(ranges, from, horizon)) {
+    if (i.start > from && i.start < horizon) out.push({ at: i.start, up: true });
+    if (i.end < horizon) out.push({ at: i.end, up: false });
   }
   return out.slice(0, count);
 }
+
+/** What a preview says when valid ranges have no next transition. */
+export const ALWAYS_UP_TEXT = 'Always up: these ranges never let the app sleep.';
 
 /** "Mon 08:00 CET": a time as the range's zone writes it. */
 export function formatZoned(t: number, timeZone: string): string {

@@ -25,8 +25,9 @@ import {
   type CleverErrorKind,
   type CleverOwner,
 } from '../engine/ports.ts';
-import { authorizationHeader, type Credentials, redact } from './credentials.ts';
+import { authorizationHeader, type Credentials, secretSetOf } from './credentials.ts';
 import { type CleverEvent, eventSocket } from './events.ts';
+import { externalText, redactSecrets, type SecretSet } from './redaction.ts';
 import {
   type ApplicationJson,
   applicationSchema,
@@ -450,11 +451,17 @@ export class CleverClient implements CleverCloudPort {
     }
   }
 
-  /** An HTTP error status, with the error body's Clever Cloud id and message when it has them. */
+  /**
+   * An HTTP error status, with the error body's Clever Cloud id and message when it has them. Clever
+   * Cloud's text is never kept as it is: the id only when it is a number or a short plain word, the
+   * message only once every form of every secret is redacted (redaction.ts), on one line, cut.
+   */
   private statusError(status: number, data: unknown, endpoint: string): CleverCallError {
     const body = errorBodySchema.safeParse(data);
-    const cleverId = body.success ? (body.data.id ?? body.data.code ?? null) : null;
-    const text = body.success ? (body.data.message ?? body.data.error ?? null) : null;
+    const secrets = secretSetOf(this.credentials);
+    const cleverId = body.success ? plainId(body.data.id ?? body.data.code ?? null, secrets) : null;
+    const raw = body.success ? (body.data.message ?? body.data.error ?? null) : null;
+    const text = raw ? externalText(raw, secrets) : null;
     const kind: CleverErrorKind =
       String(cleverId) === '4014'
         ? 'never-deployed'
@@ -470,12 +477,12 @@ export class CleverClient implements CleverCloudPort {
                   ? 'server'
                   : 'client';
     const idText = cleverId !== null ? ` (error ${cleverId})` : '';
-    const message = `Clever Cloud answered ${status}${idText} to ${endpoint}${text ? `: ${redact(text, this.credentials)}` : ''}`;
+    const message = `Clever Cloud answered ${status}${idText} to ${endpoint}${text ? `: ${text}` : ''}`;
     return new CleverCallError(kind, message, { status, cleverId, endpoint });
   }
 
   private async toCallError(error: unknown, endpoint: string): Promise<CleverCallError> {
-    const clean = (s: string) => redact(s, this.credentials);
+    const clean = (s: string) => externalText(s, secretSetOf(this.credentials));
     if (error instanceof HTTPError) return this.statusError(error.response.status, error.data, endpoint);
     if (isTimeoutError(error)) {
       return new CleverCallError('timeout', `Clever Cloud did not answer ${endpoint} in time`, { endpoint });
@@ -508,6 +515,13 @@ export class CleverClient implements CleverCloudPort {
       },
     );
   }
+}
+
+/** A Clever Cloud error id worth keeping: a number, or a short plain word that holds no secret. */
+function plainId(id: number | string | null, secrets: SecretSet): number | string | null {
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? id : null;
+  if (id === null || !/^[A-Za-z0-9._-]{1,40}$/.test(id)) return null;
+  return redactSecrets(id, secrets) === id ? id : null;
 }
 
 function networkReason(error: unknown): string | null {

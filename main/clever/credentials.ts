@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { redactSecrets, type SecretSet } from './redaction.ts';
 
 export const DEFAULT_API_HOST = 'https://api.clever-cloud.com';
 export const DEFAULT_BRIDGE_HOST = 'https://api-bridge.clever-cloud.com';
@@ -250,12 +251,36 @@ export function operatorCredentials(
   };
 }
 
-/** Replace every credential value in `text` by a placeholder (for logs and error messages). */
+/**
+ * Replace every credential value in `text` by a placeholder (for logs and error messages): exact
+ * copies, and any piece of 8 characters or more in any case, percent-encoded, hex or base64, of each
+ * secret and of the concatenations an authorization is made of (redaction.ts).
+ */
 export function redact(text: string, credentials: Credentials | null): string {
-  if (!credentials) return text;
-  const secrets = [credentials.token];
-  if (credentials.kind === 'oauth1') secrets.push(credentials.secret, credentials.consumerSecret);
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-  return out;
+  return credentials ? redactSecrets(text, secretSetOf(credentials)) : text;
+}
+
+/** The secrets of credentials, with the concatenations sent on the wire (one set per credentials). */
+export function secretSetOf(credentials: Credentials): SecretSet {
+  let set = secretSets.get(credentials);
+  if (!set) {
+    set = secretsOf(credentials);
+    secretSets.set(credentials, set);
+  }
+  return set;
+}
+
+const secretSets = new WeakMap<Credentials, SecretSet>();
+
+function secretsOf(c: Credentials): SecretSet {
+  if (c.kind === 'api-token') return { secrets: [c.token], combinations: [`Bearer ${c.token}`] };
+  return {
+    secrets: [c.token, c.secret, c.consumerSecret],
+    combinations: [
+      `${c.token}:${c.secret}`,
+      `${c.consumerKey}:${c.consumerSecret}`,
+      `${c.consumerSecret}&${c.secret}`,
+      `${c.token}&${c.secret}`,
+    ],
+  };
 }

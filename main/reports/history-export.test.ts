@@ -116,6 +116,46 @@ describe('the history export', () => {
     expect(parseCsv(chunks.join(''))).toHaveLength(2501);
   });
 
+  it('neutralises text a spreadsheet would run as a formula (OWASP CSV injection), numbers untouched', () => {
+    const s = new Datastore(':memory:');
+    const names = [
+      '=HYPERLINK("http://evil.example","click")',
+      "+1+cmd|' /C calc'!A0",
+      '-2+3',
+      '@SUM(A1:A9)',
+      '\t=1+1',
+      '\r=1+1',
+      'plain-name',
+    ];
+    names.forEach((name, n) => {
+      s.commit({ upsert: newRecord(`app_${n}`, 'orga_acme', name, T), history: [] });
+      s.commit({
+        history: [
+          {
+            appId: `app_${n}`,
+            at: T + n,
+            kind: 'transition',
+            from: 'Up',
+            to: 'Down',
+            actor: 'reaper',
+            reason: '=1+1',
+          },
+        ],
+      });
+    });
+    const text = [...exportHistory(s.db, {}, 'csv')].join('');
+    const [header, ...rows] = parseCsv(text);
+    const column = (name: string) => rows.map((r) => r[header!.indexOf(name)]!);
+    // Every dangerous name is kept, behind a single quote, in a quoted field.
+    expect(column('app_name').toReversed()).toEqual([...names.slice(0, 6).map((n) => `'${n}`), 'plain-name']);
+    expect(text).toContain('"\'=HYPERLINK(""http://evil.example"",""click"")"');
+    expect(text).toContain(',"\'-2+3",');
+    expect(column('reason').every((r) => r === "'=1+1")).toBe(true);
+    // No field of any row starts a formula; the numeric id column is written as the number it is.
+    for (const row of rows) for (const field of row) expect(field).not.toMatch(/^[=+\-@\t\r]/);
+    expect(column('id').every((id) => /^[1-9]\d*$/.test(id))).toBe(true);
+  });
+
   it('applies the filters to the export', () => {
     const s = store();
     const text = [...exportHistory(s.db, { from: T + MINUTE }, 'csv')].join('');

@@ -1,7 +1,8 @@
 /**
  * The history as a file: CSV (RFC 4180: a header row, CRLF line ends, fields quoted when needed, ISO
  * 8601 times in UTC) or JSON (one array), newest first, produced a page at a time so a transport can
- * stream it with backpressure, whatever its size.
+ * stream it with backpressure, whatever its size. A CSV text cell that a spreadsheet would run as a
+ * formula (= + - @, tab, CR first) is written behind a single quote, quoted (csvField).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import {

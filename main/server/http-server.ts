@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallName, ReaperEvent, ReaperListener } from '../../shared/api.ts';
+import { type CallName, parseJsonBody, type ReaperEvent, type ReaperListener } from '../../shared/api.ts';
 import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
 import {
   API_PREFIX,
@@ -71,11 +71,14 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const server = createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
-      log?.(
-        'error',
-        `${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
-      );
-      if (!res.headersSent) sendError(res, toErrorBody(error));
+      const body = toErrorBody(error);
+      const status = ERROR_STATUS[body.error.code];
+      const what = `${req.method} ${oneLine((req.url ?? '/').split('?')[0]!, 120)}`;
+      // A refused request is the caller's business: one short line, what it sent cut and escaped.
+      // A failure of the server keeps its stack.
+      if (status < 500) log?.('info', `${what} answered ${status}: ${oneLine(body.error.message, 200)}`);
+      else log?.('error', `${what}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+      if (!res.headersSent) sendError(res, body);
       else res.destroy();
     });
   });
@@ -177,8 +180,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         return INVALID;
       }
       try {
-        return JSON.parse(text);
+        return parseJsonBody(text);
       } catch (error) {
+        if (!(error instanceof SyntaxError)) {
+          sendError(res, toErrorBody(error));
+          return INVALID;
+        }
         sendError(res, {
           error: {
             code: 'invalid-input',
@@ -249,6 +256,18 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
 }
 
 const INVALID = Symbol('invalid body');
+
+/**
+ * Text a client chose, made fit for one log line: control characters (line breaks, terminal escapes)
+ * and bidirectional overrides escaped as \uXXXX, cut at `max` characters.
+ */
+export function oneLine(text: string, max: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > max ? `${escaped.slice(0, max)}… (${escaped.length - max} more)` : escaped;
+}
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 

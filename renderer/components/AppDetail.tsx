@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
 import { formatDuration } from '../../shared/durations.ts';
-import { formatZoned } from '../../shared/schedule.ts';
+import { ALWAYS_UP_TEXT, formatZoned } from '../../shared/schedule.ts';
 import { noteCell, sleepCell } from '../lib/app-cells.ts';
 import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
@@ -196,6 +196,7 @@ function Body({ app }: { app: AppView }) {
               ))}
             </ul>
             <p className="muted">Next:</p>
+            {detail.nextTransitions.length === 0 && <p className="muted">{ALWAYS_UP_TEXT}</p>}
             <ul className="plain transitions">
               {detail.nextTransitions.map((t) => (
                 <li key={t.at}>

@@ -4,7 +4,13 @@
  */
 import { memo, useMemo } from 'react';
 import { MINUTE } from '../../shared/durations.ts';
-import { formatZoned, type MustBeUpRange, nextTransitions, rangeProblems } from '../../shared/schedule.ts';
+import {
+  ALWAYS_UP_TEXT,
+  formatZoned,
+  type MustBeUpRange,
+  nextTransitions,
+  rangeProblems,
+} from '../../shared/schedule.ts';
 import { localZone, type Problems } from '../lib/route-draft.ts';
 import { useServerNow } from '../store/context.tsx';
 
@@ -102,9 +108,10 @@ export function RouteRanges({
           Weekdays like Mon-Fri or Sun-Thu; an end before the start crosses midnight. The app is started when
           a range begins and never put to sleep inside one.
         </span>
-        {preview.length > 0 && (
+        {validRanges.length > 0 && (
           <div className="preview" aria-live="polite">
             <strong>Next transitions</strong>
+            {preview.length === 0 && <p className="muted">{ALWAYS_UP_TEXT}</p>}
             <ul className="plain transitions">
               {preview.map((t) => (
                 <li key={t.at}>

@@ -45,6 +45,24 @@ describe('the route editor', () => {
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New route' })).toBeNull());
   });
 
+  it('previews a range that never ends as always up, with no false "may sleep from"', async () => {
+    const api = fakeApi({ apps: [appView('shop-staging', 'Up')] });
+    const { user } = await open(api, 'Routes');
+    await user.click(screen.getByRole('button', { name: 'New route' }));
+    const f = within(screen.getByRole('form', { name: 'New route' }));
+    await user.click(f.getByRole('button', { name: 'Add a range' }));
+    for (const [field, value] of [
+      ['weekdays', 'Mon-Sun'],
+      ['start', '00:00'],
+      ['end', '24:00'],
+    ] as const) {
+      await user.clear(f.getByRole('textbox', { name: `Range 1 ${field}` }));
+      await user.type(f.getByRole('textbox', { name: `Range 1 ${field}` }), value);
+    }
+    expect(f.getByText('Always up: these ranges never let the app sleep.')).toBeTruthy();
+    expect(f.queryAllByText(/may sleep from/)).toEqual([]);
+  });
+
   it('names each field that is wrong before sending anything', async () => {
     const api = fakeApi({ apps: [appView('shop-staging', 'Up')] });
     const { user } = await open(api, 'Routes');
