@@ -39,7 +39,11 @@ export function isInTransit(state: ReaperState): boolean {
   return state === 'WaitingForInit' || state === 'WaitingForShutdown' || state === 'WaitingForUp';
 }
 
-/** Clever Cloud application states (ApplicationView.state). Unknown values are kept as text. */
+/**
+ * Clever Cloud application states (ApplicationView.state) the reaper recognises: the one list. The
+ * decisions handle each by name (a state added here fails to compile until they do); any other
+ * value is kept as text and read as 'unknown'.
+ */
 export const KNOWN_CLEVER_STATES = [
   'SHOULD_BE_UP',
   'SHOULD_BE_DOWN',
@@ -47,11 +51,33 @@ export const KNOWN_CLEVER_STATES = [
   'MODERATED',
   'DEFAULT_OF_PAYMENT',
 ] as const;
-export type CleverState = (typeof KNOWN_CLEVER_STATES)[number] | (string & {});
+export type KnownCleverState = (typeof KNOWN_CLEVER_STATES)[number];
+/** A Clever Cloud state as read and kept (on the record, in the dashboard): raw text. */
+export type CleverState = KnownCleverState | (string & {});
 
-/** v2 deployment states. Unknown values are kept as text. */
+/** v2 deployment states the reaper recognises. Unknown values are kept as text. */
 export const KNOWN_DEPLOYMENT_STATES = ['WIP', 'OK', 'FAIL', 'CANCELLED', 'TASK_RUNNING'] as const;
-export type DeploymentState = (typeof KNOWN_DEPLOYMENT_STATES)[number] | (string & {});
+export type KnownDeploymentState = (typeof KNOWN_DEPLOYMENT_STATES)[number];
+export type DeploymentState = KnownDeploymentState | (string & {});
+
+/** A value of a closed list, narrowed: one of the list, or 'unknown' with the raw text kept. */
+export type Narrowed<K extends string> =
+  | { readonly state: K }
+  | { readonly state: 'unknown'; readonly raw: string };
+
+/** One narrowing per list: the known values map to shared frozen objects (no allocation per read). */
+function narrower<K extends string>(known: readonly K[]): (raw: string) => Narrowed<K> {
+  const table = new Map<string, Narrowed<K>>(known.map((k) => [k, Object.freeze({ state: k })]));
+  return (raw) => table.get(raw) ?? { state: 'unknown', raw };
+}
+
+/** A Clever Cloud application state narrowed at the boundary of the decisions. */
+export type CleverStateSeen = Narrowed<KnownCleverState>;
+export const narrowCleverState: (raw: string) => CleverStateSeen = narrower(KNOWN_CLEVER_STATES);
+
+/** A deployment state narrowed at the boundary of the decisions. */
+export type DeploymentStateSeen = Narrowed<KnownDeploymentState>;
+export const narrowDeploymentState: (raw: string) => DeploymentStateSeen = narrower(KNOWN_DEPLOYMENT_STATES);
 
 /** The six causes of the lifecycle spec, exactly. */
 export const CAUSES = {

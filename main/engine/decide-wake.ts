@@ -1,0 +1,210 @@
+/**
+ * The decisions of a sleeping app and of an app waking up (Down, WaitingForUp): starts made outside
+ * the reaper, the wake a request or a must-be-up range asks for, and the table of "Waking up".
+ */
+import { type Actor, type AppRecord, assertNever, CAUSES } from '../../shared/domain.ts';
+import {
+  act,
+  actorOfSource,
+  DEPLOYMENT_DATE_TOLERANCE_MS,
+  type Decision,
+  type DecisionContext,
+  deploymentSeen,
+  type FollowedState,
+  go,
+  isDeployment,
+  lastDeployment,
+  type Observation,
+  underWay,
+  wait,
+} from './decision.ts';
+import type { CleverApp, CleverDeployment } from './ports.ts';
+
+/** The start of a wake: the reaper asks Clever Cloud to start the app. */
+function startApp(actor: Actor, reason: string, now: number): Decision {
+  return go(
+    'WaitingForUp',
+    actor,
+    reason,
+    now,
+    { firstStartAskedAt: now, lastStartAskedAt: now, pendingCall: 'start', wakeRequestedAt: null },
+    'start',
+  );
+}
+
+export function decideDown(
+  record: AppRecord,
+  app: CleverApp,
+  cc: FollowedState,
+  obs: Observation,
+  ctx: DecisionContext,
+  base: Partial<AppRecord>,
+): Decision {
+  const { now, routing, schedule } = ctx;
+  switch (cc) {
+    case 'WANTS_TO_BE_UP':
+      return go(
+        'WaitingForUp',
+        'outside',
+        'started outside the reaper: Clever Cloud says WANTS_TO_BE_UP',
+        now,
+        base,
+      );
+    case 'SHOULD_BE_UP': {
+      if (!obs.deployments) return { type: 'need-deployments' };
+      const last = lastDeployment(obs.deployments);
+      if (last && underWay(last)) {
+        return go('WaitingForUp', 'outside', `started outside the reaper: deployment ${last.state}`, now, {
+          ...base,
+          deploymentId: last.uuid,
+        });
+      }
+      return go('Up', 'outside', 'started outside the reaper: Clever Cloud says SHOULD_BE_UP', now, {
+        ...base,
+        lastDeployNumber: app.lastDeployNumber,
+      });
+    }
+    case 'SHOULD_BE_DOWN': {
+      // Asleep. "Started by the next request, or at the start of a must-be-up range."
+      if (record.wakeRequestedAt !== null) {
+        const actor = actorOfSource(record.lastRequestSource);
+        const from = record.lastRequestSource ?? 'a request';
+        return startApp(actor, `asked for by ${from}`, now);
+      }
+      const range = routing ? schedule.activeAt(now) : null;
+      if (range && range.start > record.stateSince) {
+        return startApp('schedule', 'a must-be-up range begins', now);
+      }
+      return wait(base);
+    }
+    default:
+      return assertNever(cc);
+  }
+}
+
+export function decideWaitingForUp(
+  record: AppRecord,
+  app: CleverApp,
+  cc: FollowedState,
+  obs: Observation,
+  ctx: DecisionContext,
+  base: Partial<AppRecord>,
+): Decision {
+  const { now, settings } = ctx;
+  if (!obs.deployments) return { type: 'need-deployments' };
+  const startedByReaper = record.firstStartAskedAt !== null;
+  const clockStart = record.firstStartAskedAt ?? record.stateSince;
+  const lastAsked = record.lastStartAskedAt ?? clockStart;
+  const patch: Partial<AppRecord> = { ...base };
+
+  // The deployment this wake follows: ours (or a newer one, when someone deployed since).
+  const deployments = obs.deployments.filter(isDeployment);
+  let followed: CleverDeployment | null = null;
+  if (record.deploymentId) {
+    // Once ours is listed, the newest deployment decides: ours, or a newer one someone else made.
+    if (deployments.some((d) => d.uuid === record.deploymentId)) followed = deployments[0] ?? null;
+  } else if (startedByReaper) {
+    followed = deployments.find((d) => d.date >= lastAsked - DEPLOYMENT_DATE_TOLERANCE_MS) ?? null;
+  } else {
+    followed = deployments[0] ?? null;
+  }
+  if (followed && followed.uuid !== record.deploymentId) patch.deploymentId = followed.uuid;
+
+  if (record.pendingCall === 'start') {
+    // The start was not answered: a deployment since then means it was carried out. A deployment is
+    // listed a moment after its start, so it is sent again only after a minute without one.
+    if (!followed) {
+      if (now - lastAsked >= settings.restartAfterMs && now - clockStart < settings.failTimeoutMs) {
+        return act({ ...patch, lastStartAskedAt: now }, undefined, 'restart');
+      }
+      return failTimeoutOr(clockStart, ctx, patch);
+    }
+    patch.pendingCall = null;
+  }
+
+  const up = (actor: Actor, reason: string) =>
+    go('Up', actor, reason, now, { ...patch, lastDeployNumber: app.lastDeployNumber });
+
+  // The table of "Waking up", row by row: the deployment followed, then what Clever Cloud says.
+  const dep = deploymentSeen(followed);
+  switch (dep.state) {
+    case 'FAIL':
+      return go('Error', 'reaper', CAUSES.startFailed, now, { ...patch, cause: CAUSES.startFailed });
+    case 'CANCELLED':
+      switch (cc) {
+        case 'WANTS_TO_BE_UP':
+        case 'SHOULD_BE_DOWN':
+          return go(
+            'Down',
+            'reaper',
+            'the deployment was cancelled: the next request asks again',
+            now,
+            patch,
+          );
+        case 'SHOULD_BE_UP':
+          // A cancelled redeploy of a running app leaves the previous instances up.
+          return up('outside', 'the deployment was cancelled, Clever Cloud says SHOULD_BE_UP');
+        default:
+          return assertNever(cc);
+      }
+    case 'OK':
+      if (cc === 'SHOULD_BE_UP') {
+        return up(startedByReaper ? 'reaper' : 'outside', 'Clever Cloud says SHOULD_BE_UP, deployment OK');
+      }
+      return failTimeoutOr(clockStart, ctx, patch);
+    case 'none':
+      switch (cc) {
+        case 'SHOULD_BE_UP':
+          if (!startedByReaper) return up('outside', 'Clever Cloud says SHOULD_BE_UP, deployment none');
+          return failTimeoutOr(clockStart, ctx, patch);
+        case 'SHOULD_BE_DOWN':
+          return startVanished(ctx, patch, startedByReaper, clockStart, lastAsked);
+        case 'WANTS_TO_BE_UP':
+          return failTimeoutOr(clockStart, ctx, patch);
+        default:
+          return assertNever(cc);
+      }
+    case 'WIP':
+    case 'TASK_RUNNING':
+    case 'unknown':
+      return failTimeoutOr(clockStart, ctx, patch);
+    default:
+      return assertNever(dep);
+  }
+}
+
+/** WaitingForUp, no deployment, Clever Cloud says SHOULD_BE_DOWN: the start did not happen. */
+function startVanished(
+  ctx: DecisionContext,
+  patch: Partial<AppRecord>,
+  startedByReaper: boolean,
+  clockStart: number,
+  lastAsked: number,
+): Decision {
+  const { now, settings } = ctx;
+  if (now - lastAsked < settings.restartAfterMs) return failTimeoutOr(clockStart, ctx, patch);
+  if (now - clockStart >= settings.failTimeoutMs) return failTimeoutOr(clockStart, ctx, patch);
+  if (!startedByReaper) {
+    return go(
+      'Down',
+      'outside',
+      'a start made outside the reaper did not happen: Clever Cloud says SHOULD_BE_DOWN',
+      now,
+      patch,
+    );
+  }
+  // "started again, same fail timeout": the clock of the first start is kept.
+  return act(
+    { ...patch, lastStartAskedAt: now, pendingCall: 'start', deploymentId: null },
+    undefined,
+    'restart',
+  );
+}
+
+/** "If the app is not up within the fail timeout of its start, it goes to Error." */
+function failTimeoutOr(clockStart: number, ctx: DecisionContext, patch: Partial<AppRecord>): Decision {
+  if (ctx.now - clockStart >= ctx.settings.failTimeoutMs) {
+    return go('Error', 'reaper', CAUSES.startTimeout, ctx.now, { ...patch, cause: CAUSES.startTimeout });
+  }
+  return wait(patch);
+}

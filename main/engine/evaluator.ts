@@ -1,0 +1,197 @@
+/**
+ * One app at a time: decide on a fresh observation and carry the decision out (a write, then the
+ * Clever Cloud call it asks for). Never two evaluations of one app at once: a second request is
+ * queued behind the first, and an app asked for while it is evaluated is evaluated again right after.
+ */
+import { type Actor, type AppRecord, CAUSES, type HistoryKind } from '../../shared/domain.ts';
+import { describe, type EngineCore } from './core.ts';
+import { type Call, type Decision, decide, type Observation } from './decide.ts';
+import type { Journal } from './journal.ts';
+import { type CleverApp, CleverCallError, isNeverDeployed } from './ports.ts';
+import type { TrafficCoalescer } from './traffic.ts';
+
+/** Deployments read per app when a decision needs them: the newest few are enough. */
+const DEPLOYMENT_PAGE = 10;
+
+export class Evaluator {
+  private busy = new Map<string, Promise<void>>();
+  private again = new Set<string>();
+
+  private readonly core: EngineCore;
+  private readonly journal: Journal;
+  private readonly traffic: TrafficCoalescer;
+  /** The evaluation of an app ended: its due time may have moved. */
+  private readonly evaluated: (record: AppRecord) => void;
+
+  constructor(
+    core: EngineCore,
+    journal: Journal,
+    traffic: TrafficCoalescer,
+    evaluated: (record: AppRecord) => void,
+  ) {
+    this.core = core;
+    this.journal = journal;
+    this.traffic = traffic;
+    this.evaluated = evaluated;
+  }
+
+  /** The evaluations under way (stop() waits for them). */
+  underWay(): Promise<void>[] {
+    return [...this.busy.values()];
+  }
+
+  /** Run `fn` as the only evaluation of `appId`; a second caller waits for the first, then runs. */
+  async exclusive(appId: string, fn: () => Promise<void>): Promise<void> {
+    while (this.busy.has(appId)) await this.busy.get(appId);
+    const run = fn().finally(() => this.busy.delete(appId));
+    this.busy.set(appId, run);
+    await run;
+  }
+
+  /**
+   * The sweep's fast path: when the decision on this observation is only to note what was seen (no
+   * transition, no call, no history, no deployments to read), apply it here, synchronously. False
+   * when the app needs a full evaluation (or is being evaluated).
+   */
+  settledAtOnce(appId: string, app: CleverApp | null): boolean {
+    const record = this.traffic.apply(appId);
+    if (!record || this.busy.has(appId)) return false;
+    const decision = decide(record, { app }, this.core.context(appId));
+    if (decision.type !== 'act' || decision.transition || decision.call || decision.notes) return false;
+    try {
+      this.journal.commit(record, decision.patch);
+      return true;
+    } catch {
+      return false; // the evaluation reports it
+    }
+  }
+
+  /**
+   * Decide for one app on a fresh observation (read now when not given) and carry the decision out.
+   * If the app is being evaluated already, it is evaluated again (on a fresh read) right after.
+   */
+  async evaluate(appId: string, app?: CleverApp | null): Promise<void> {
+    if (this.busy.has(appId)) {
+      this.again.add(appId);
+      return this.busy.get(appId);
+    }
+    await this.exclusive(appId, () => this.evaluateNow(appId, app));
+    if (this.again.delete(appId) && this.core.running) await this.evaluate(appId);
+  }
+
+  /** Release an app: started first when it sleeps, then forgotten (its history stays). */
+  async release(
+    record: AppRecord,
+    decision: Extract<Decision, { type: 'release' }>,
+    actor: Actor,
+  ): Promise<void> {
+    if (decision.start) {
+      try {
+        await this.core.deps.clever.startApplication(record.ownerId, record.appId, {
+          signal: this.core.abort.signal,
+        });
+      } catch (error) {
+        if (!isNeverDeployed(error)) {
+          // Not released yet: a sleeping app is never forgotten without its start. Tried again next run.
+          this.journal.noteProblem(record.appId, `the release could not start the app: ${describe(error)}`);
+          return;
+        }
+      }
+    }
+    const entry = this.journal.entry(record, 'release', actor, decision.reason, record.state, null);
+    this.journal.remove(record, entry);
+  }
+
+  private async evaluateNow(appId: string, given: CleverApp | null | undefined): Promise<void> {
+    const { core } = this;
+    const signal = core.abort.signal;
+    let record = core.records.get(appId);
+    if (!record || !core.running) return;
+    try {
+      const obs: Observation = {
+        app:
+          given !== undefined
+            ? given
+            : await core.deps.clever.getApplication(record.ownerId, appId, { signal }),
+      };
+      // A transition without a call is followed by another decision on the same observation
+      // (WaitingForInit -> Down -> start when a request is waiting), a few steps at most.
+      for (let step = 0; step < 4 && core.running; step++) {
+        record = this.traffic.apply(appId);
+        if (!record) return;
+        let decision: Decision = decide(record, obs, core.context(appId));
+        if (decision.type === 'need-deployments') {
+          obs.deployments = await core.deps.clever.listDeployments(record.ownerId, appId, {
+            limit: DEPLOYMENT_PAGE,
+            signal,
+          });
+          decision = decide(record, obs, core.context(appId));
+          if (decision.type === 'need-deployments')
+            throw new Error('a decision asked twice for the deployments');
+        }
+        if (decision.type === 'release') {
+          await this.release(record, decision, 'reaper');
+          return;
+        }
+        const next = this.journal.commit(record, decision.patch, decision.transition, decision.notes);
+        if (decision.call) {
+          await this.perform(next, decision.call, decision.transition?.actor ?? 'reaper');
+          return;
+        }
+        if (!decision.transition) return;
+      }
+    } catch (error) {
+      if (!core.running || (error instanceof CleverCallError && error.kind === 'aborted')) return;
+      this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describe(error)}`);
+    } finally {
+      const latest = core.records.get(appId);
+      if (latest) this.evaluated(latest);
+    }
+  }
+
+  /** Carry out a stop or a start decided (and written) before. */
+  private async perform(record: AppRecord, call: Call, actor: Actor): Promise<void> {
+    const { clever, log } = this.core.deps;
+    const signal = this.core.abort.signal;
+    try {
+      if (call === 'stop') {
+        await clever.stopApplication(record.ownerId, record.appId, { signal });
+        this.journal.commitLatest(record.appId, { pendingCall: null, notice: null }, [
+          { kind: 'stop-asked', actor, reason: 'Clever Cloud accepted the stop (DELETE instances)' },
+        ]);
+      } else {
+        const { deploymentId } = await clever.startApplication(record.ownerId, record.appId, { signal });
+        const patch: Partial<AppRecord> = { pendingCall: null, notice: null };
+        if (deploymentId) patch.deploymentId = deploymentId;
+        const reason = `Clever Cloud accepted the start${deploymentId ? `, deployment ${deploymentId}` : ''}`;
+        const kind: HistoryKind = call === 'restart' ? 'restart-asked' : 'start-asked';
+        this.journal.commitLatest(record.appId, patch, [
+          { kind, actor, reason: call === 'restart' ? `${reason} (sent again)` : reason },
+        ]);
+      }
+    } catch (error) {
+      if (!this.core.running && error instanceof CleverCallError && error.kind === 'aborted') return;
+      const latest = this.core.records.get(record.appId);
+      if (!latest) return;
+      if (isNeverDeployed(error)) {
+        // "An app that was never deployed cannot be started: ... the app goes to Error at once."
+        this.journal.commit(
+          latest,
+          { cause: CAUSES.neverDeployed, pendingCall: null, notice: null, wakeRequestedAt: null },
+          { to: 'Error', actor: 'reaper', reason: `${CAUSES.neverDeployed} (${describe(error)})` },
+        );
+        return;
+      }
+      // The call may or may not have been carried out: pendingCall stays, and the next run checks
+      // Clever Cloud before sending it again.
+      const message = describe(error);
+      log?.('warn', `${call} of ${record.appId} failed: ${message}`);
+      this.journal.commit(
+        latest,
+        { notice: `the ${call === 'stop' ? 'stop' : 'start'} call failed: ${message}` },
+        undefined,
+        [{ kind: 'call-failed', actor: 'reaper', reason: `${call} failed: ${message}` }],
+      );
+    }
+  }
+}
