@@ -184,12 +184,14 @@ export class ConfigStore implements EngineConfig {
     const next = { ...this.cachedSettings, ...patch };
     const problems = settingsProblems(next);
     if (problems.length) throw new InputError(problems);
-    // What could not be read stays in the file, unless this change sets it.
-    const unread = new Map([...this.unreadSettings].filter(([field]) => !Object.hasOwn(patch, field)));
-    const kept = [...unread.values()].filter((u) => u.field !== '');
+    // What could not be read stays in the file, unless this change sets it (settings that were not
+    // even an object are replaced whole: the backends set such a file aside, so only a Map gets here).
+    const unread = new Map(
+      [...this.unreadSettings].filter(([field]) => field !== '' && !Object.hasOwn(patch, field)),
+    );
     this.backend.set('settings', {
       ...next,
-      ...Object.fromEntries(kept.map((u) => [u.field, u.value])),
+      ...Object.fromEntries([...unread.values()].map((u) => [u.field, u.value])),
     });
     this.cachedSettings = next;
     this.unreadSettings = unread;
