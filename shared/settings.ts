@@ -105,13 +105,22 @@ export const settingsUpdateSchema = z
   .strict();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 
+/** A problem of one field of the settings: the field's name and what is wrong, in the operator's words. */
+export interface SettingsProblem {
+  field: keyof Settings;
+  message: string;
+}
+
 /** Problems of a whole settings object, beyond each field's own bounds. */
-export function settingsProblems(s: Settings): string[] {
-  const problems: string[] = [];
+export function settingsProblems(s: Settings): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
   if (s.fastIntervalMs > s.intervalMs)
-    problems.push('fastIntervalMs: the fast interval cannot exceed the interval');
+    problems.push({ field: 'fastIntervalMs', message: 'the fast interval cannot exceed the interval' });
   if (s.restartAfterMs >= s.failTimeoutMs) {
-    problems.push('restartAfterMs: the restart delay must be shorter than the fail timeout');
+    problems.push({
+      field: 'restartAfterMs',
+      message: 'the restart delay must be shorter than the fail timeout',
+    });
   }
   return problems;
 }

@@ -10,7 +10,9 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
+import { DataDirInUseError, type DataDirLock, lockDataDir } from '../store/data-dir.ts';
 import { type HeadlessOptions, startHeadless } from './headless.ts';
+import { ensureDataDir } from './token.ts';
 
 export const DEFAULT_PORT = 7410;
 
@@ -28,7 +30,8 @@ const USAGE = `Usage: npm run serve -- [options]
   --api-url URL       another Clever Cloud API base URL (a simulator, a proxy)
   -h, --help          this help
 
-The admin token is $REAPER_ADMIN_TOKEN when set, else generated once into DIR/admin-token.`;
+The admin token is $REAPER_ADMIN_TOKEN when set, else generated once into DIR/admin-token (the
+dashboard's URL with the token is printed at that start only). One server at a time per DIR.`;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REAPER_HOME) return resolve(env.REAPER_HOME);
@@ -122,6 +125,17 @@ async function main(): Promise<void> {
   const log = (level: 'info' | 'warn' | 'error', message: string) => {
     if (level !== 'info') console.error(`[${level}] ${message}`);
   };
+  // Every file this process creates is its owner's only (SQLite's files follow the umask).
+  process.umask(0o077);
+  for (const problem of ensureDataDir(options.dataDir)) log('warn', problem);
+  let lock: DataDirLock;
+  try {
+    lock = lockDataDir(options.dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
   const server = await startHeadless({ ...options, version, log });
   const mode = server.service.mode;
   console.log(
@@ -133,12 +147,15 @@ async function main(): Promise<void> {
           : 'no Clever Cloud account connected yet: the dashboard offers the demo'
     }`,
   );
-  console.log(`Dashboard: ${server.dashboardUrl}`);
+  // The token is printed once, when it is generated: a log kept by a supervisor would keep it too.
+  console.log(`Dashboard: ${server.token.created ? server.dashboardUrl : `${server.url}/`}`);
   console.log(`Admin API: ${server.url}/api  (Authorization: Bearer <token>)`);
   console.log(
     server.token.source === 'environment'
       ? 'Token: $REAPER_ADMIN_TOKEN'
-      : `Token: in ${server.token.file} (readable by its owner only)`,
+      : server.token.created
+        ? `Token: generated into ${server.token.file} (readable by its owner only), shown above this once`
+        : `Token: in ${server.token.file} (readable by its owner only); the dashboard asks for it`,
   );
   if (!isLoopback(options.host)) {
     console.warn(`[warn] listening on ${options.host}: the admin API is reachable from the network`);
@@ -149,7 +166,10 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`${signal}: stopping`);
     server.close().then(
-      () => process.exit(0),
+      () => {
+        lock.release();
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(error);
         process.exit(1);

@@ -406,6 +406,7 @@ export class ReaperService {
         ...(s
           ? [
               s.problem,
+              ...s.config.problems(), // a settings file read in part or set aside, until fixed
               s.engine.storage,
               s.traffic.proxyStatus().problem,
               this.rivals.problem(s.clock.now(), (id) => s.engine.get(id)?.name ?? id),
@@ -568,6 +569,7 @@ export class ReaperService {
         if (change.kind === 'routes') this.emit({ type: 'routes', routes: [...s.config.routes()] });
         else this.emit({ type: 'settings', settings: s.config.settings() });
         this.queueAppsPush();
+        this.pushStatus(); // a settings file's problem clears once fixed or confirmed
       }),
       s.traffic.onProxyChange(() => this.pushStatus()),
     );

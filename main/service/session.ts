@@ -116,7 +116,8 @@ async function open(parts: Parts): Promise<Session> {
     clock,
     clever: parts.enginePort ?? clever,
     store,
-    config,
+    // Releases are held while routes may be missing (a damaged settings file, a route that does not validate).
+    config: config.engineConfig(),
     ...(log ? { log } : {}),
   });
   const offConfig = config.onChange(() => engine.configChanged());
@@ -219,13 +220,15 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       const clock = options.accountClock ?? systemClock;
       const { store, problem } = options.accountDatastore();
       const enginePort = options.enginePort?.(clever, { mode: 'account', store, clock }) ?? clever;
+      const config = new ConfigStore(options.accountBackend());
+      for (const p of config.problems()) log?.('error', p);
       return open({
         enginePort,
         mode: 'account',
         scenario: null,
         clock,
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
-        config: new ConfigStore(options.accountBackend()),
+        config,
         store,
         clever,
         problem,

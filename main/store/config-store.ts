@@ -2,6 +2,13 @@
  * Routes and settings: validated, kept in a key-value file (electron-store on the desktop, conf in
  * Node, a Map in tests), and announced to listeners (the engine) when they change. Every change is
  * validated in full before anything is written: nothing is half-applied.
+ *
+ * What was stored but cannot be read is never lost: a route or a setting that does not validate is
+ * kept in the file as it is (written back by every later write), not used, and named in `problems()`
+ * with its reason. While routes may be missing (a route that does not validate, or a settings file
+ * that could not be read at all and was set aside), the engine releases no app (`engineConfig()`):
+ * an app whose route was lost is held, not let go, until the operator restores the file, fixes or
+ * deletes the route, or confirms by saving routes or settings again.
  */
 import { randomUUID } from 'node:crypto';
 import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
@@ -13,18 +20,28 @@ import {
   routeUpdateSchema,
 } from '../../shared/routes.ts';
 import {
-  DEFAULT_SETTINGS,
   type Settings,
   type SettingsUpdate,
   settingsProblems,
   settingsUpdateSchema,
 } from '../../shared/settings.ts';
 import type { EngineConfig } from '../engine/ports.ts';
+import {
+  NOT_A_LIST,
+  readRoutes,
+  readSettings,
+  type UnreadRoute,
+  type UnreadSetting,
+  unreadRoutesProblem,
+  unreadSettingsProblem,
+} from './config-read.ts';
 
 /** The few calls the store needs from electron-store / conf. */
 export interface KeyValueBackend {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
+  /** A file that could not be read at open and was set aside (the store then starts empty). */
+  readonly damage?: { file: string; reason: string } | null;
 }
 
 export class MemoryBackend implements KeyValueBackend {
@@ -44,13 +61,60 @@ export class ConfigStore implements EngineConfig {
   private readonly now: () => number;
   private cachedRoutes: Route[];
   private cachedSettings: Settings;
+  /** Stored routes that do not validate: written back as they are, until fixed or deleted. */
+  private unreadRoutes: UnreadRoute[];
+  /** Stored settings that do not validate, by field: written back until set again. */
+  private unreadSettings: Map<string, UnreadSetting>;
+  /** The file set aside at open, until the operator saves routes or settings (confirms). */
+  private damage: { file: string; reason: string } | null;
   private listeners = new Set<(change: ConfigChange) => void>();
 
   constructor(backend: KeyValueBackend, now: () => number = Date.now) {
     this.backend = backend;
     this.now = now;
-    this.cachedRoutes = readRoutes(backend.get('routes'));
-    this.cachedSettings = { ...DEFAULT_SETTINGS, ...readSettings(backend.get('settings')) };
+    const routes = readRoutes(backend.get('routes'));
+    const settings = readSettings(backend.get('settings'));
+    this.cachedRoutes = routes.routes;
+    this.unreadRoutes = routes.unread;
+    this.cachedSettings = settings.settings;
+    this.unreadSettings = new Map(settings.unread.map((u) => [u.field, u]));
+    this.damage = backend.damage ?? null;
+  }
+
+  /** What could not be read, for the dashboard's banner and the log; empty when all is well. */
+  problems(): string[] {
+    const out: string[] = [];
+    if (this.damage) {
+      out.push(
+        `The settings file could not be read (${this.damage.reason}). It was kept as ${this.damage.file}, ` +
+          'and the reaper started with the default settings and no routes. No app is released until ' +
+          'you restore the file (stop the reaper, put it back, start again) or confirm by saving a route or the settings.',
+      );
+    }
+    const routes = unreadRoutesProblem(this.unreadRoutes);
+    if (routes) out.push(routes);
+    const settings = unreadSettingsProblem([...this.unreadSettings.values()]);
+    if (settings) out.push(settings);
+    return out;
+  }
+
+  /** True while routes may be missing: no app is released then. */
+  releaseHeld(): boolean {
+    return this.damage !== null || this.unreadRoutes.length > 0 || this.unreadSettings.has('releaseDelayMs');
+  }
+
+  /**
+   * The engine's view: the same routes and settings, with no release ever due while releaseHeld()
+   * (the engine leaves a release pending while its delay has not passed; an infinite one never does).
+   */
+  engineConfig(): EngineConfig {
+    return {
+      routes: () => this.routes(),
+      settings: () =>
+        this.releaseHeld()
+          ? { ...this.cachedSettings, releaseDelayMs: Number.POSITIVE_INFINITY }
+          : this.cachedSettings,
+    };
   }
 
   routes(): readonly Route[] {
@@ -89,6 +153,14 @@ export class ConfigStore implements EngineConfig {
   }
 
   deleteRoute(id: string): void {
+    const unread = this.unreadRoutes.find((u) => u.id === id);
+    if (unread) {
+      this.writeRoutes(
+        this.cachedRoutes,
+        this.unreadRoutes.filter((u) => u !== unread),
+      );
+      return;
+    }
     this.route(id);
     this.writeRoutes(this.cachedRoutes.filter((r) => r.id !== id));
   }
@@ -111,18 +183,24 @@ export class ConfigStore implements EngineConfig {
     const patch = parseInput(settingsUpdateSchema, input);
     const next = { ...this.cachedSettings, ...patch };
     const problems = settingsProblems(next);
-    if (problems.length) {
-      throw new InputError(
-        problems.map((p) => ({ field: p.split(':')[0] ?? '', message: p.slice(p.indexOf(':') + 2) })),
-      );
-    }
-    this.backend.set('settings', next);
+    if (problems.length) throw new InputError(problems);
+    // What could not be read stays in the file, unless this change sets it (settings that were not
+    // even an object are replaced whole: the backends set such a file aside, so only a Map gets here).
+    const unread = new Map(
+      [...this.unreadSettings].filter(([field]) => field !== '' && !Object.hasOwn(patch, field)),
+    );
+    this.backend.set('settings', {
+      ...next,
+      ...Object.fromEntries([...unread.values()].map((u) => [u.field, u.value])),
+    });
     this.cachedSettings = next;
+    this.unreadSettings = unread;
+    this.damage = null;
     this.emit({ kind: 'settings' });
     return next;
   }
 
-  private writeRoutes(routes: Route[]): void {
+  private writeRoutes(routes: Route[], unread: UnreadRoute[] = this.unreadRoutes): void {
     const hostOwners = new Map<string, string>();
     for (const r of routes) {
       for (const host of r.hosts) {
@@ -135,42 +213,16 @@ export class ConfigStore implements EngineConfig {
         hostOwners.set(host, r.appId);
       }
     }
-    this.backend.set('routes', routes);
+    // A stored value that was not even a list is kept whole only while nothing replaces it.
+    const kept = unread.flatMap((u) => (u.reason === NOT_A_LIST ? [] : [u.raw]));
+    this.backend.set('routes', [...routes, ...kept]);
     this.cachedRoutes = routes;
+    this.unreadRoutes = unread.filter((u) => u.reason !== NOT_A_LIST);
+    this.damage = null;
     this.emit({ kind: 'routes' });
   }
 
   private emit(change: ConfigChange): void {
     for (const l of this.listeners) l(change);
   }
-}
-
-/** Routes as stored; an entry that does not validate any more is dropped rather than trusted. */
-function readRoutes(value: unknown): Route[] {
-  if (!Array.isArray(value)) return [];
-  const out: Route[] = [];
-  for (const item of value) {
-    if (!item || typeof item !== 'object') continue;
-    const { id, createdAt, updatedAt, ...fields } = item as Record<string, unknown>;
-    const parsed = routeCreateSchema.safeParse(fields);
-    if (parsed.success && typeof id === 'string') {
-      out.push({
-        id,
-        ...parsed.data,
-        createdAt: typeof createdAt === 'number' ? createdAt : 0,
-        updatedAt: typeof updatedAt === 'number' ? updatedAt : 0,
-      });
-    }
-  }
-  return out;
-}
-
-function readSettings(value: unknown): Partial<Settings> {
-  if (!value || typeof value !== 'object') return {};
-  const out: Partial<Settings> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const parsed = settingsUpdateSchema.safeParse({ [key]: v });
-    if (parsed.success) Object.assign(out, parsed.data);
-  }
-  return out;
 }

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
 import type { EngineStore } from '../engine/ports.ts';
+import { restrictFile } from './data-dir.ts';
 
 /** Record fields and their columns, in table order. */
 const COLUMNS: [keyof AppRecord, string][] = [
@@ -123,6 +124,8 @@ export class Datastore implements EngineStore {
     try {
       this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
       migrate(this.db);
+      // Owner-only, whoever created them; SQLite gives a -wal or -shm it creates later the file's mode.
+      if (file !== ':memory:') for (const suffix of ['', '-wal', '-shm']) restrictFile(file + suffix);
     } catch (error) {
       this.db.close();
       throw error;

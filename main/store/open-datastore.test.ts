@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   existsSync,
   mkdtempSync,
   readFileSync,
@@ -122,6 +123,35 @@ describe('a full disk while running', () => {
     expect(h.state(app.id)).not.toBe('Up');
     expect(h.port.calls.get('stopApplication')).toBe(1);
     await h.engine.stop();
+    store.close();
+  });
+});
+
+describe('a datastore file of 0 bytes', () => {
+  it('opens as a new datastore and says the history is gone', () => {
+    const file = join(dir(), 'reaper.sqlite');
+    const first = new Datastore(file);
+    first.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
+    first.close();
+    truncateSync(file, 0);
+    const { store, problem } = openDatastore(file);
+    expect(problem).toMatch(/reaper\.sqlite was empty \(0 bytes\)/);
+    expect(store.loadRecords()).toEqual([]);
+    store.close();
+  });
+});
+
+describe('the datastore files', () => {
+  it('are owner-only, whoever created them with a wider mode', () => {
+    const file = join(dir(), 'reaper.sqlite');
+    const old = new Datastore(file);
+    old.close();
+    chmodSync(file, 0o644);
+    const store = new Datastore(file);
+    store.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
+    for (const suffix of ['', '-wal', '-shm']) {
+      expect({ suffix, mode: statSync(file + suffix).mode & 0o777 }).toEqual({ suffix, mode: 0o600 });
+    }
     store.close();
   });
 });

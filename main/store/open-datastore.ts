@@ -2,10 +2,12 @@
  * Opening the datastore without ever crash-looping on it:
  * - a corrupt or truncated file is kept aside (renamed with its WAL files, never deleted) and a new
  *   one started: app states are read again from Clever Cloud, the old history stays in the kept file;
+ * - a file of 0 bytes (truncated, or emptied by a restore gone wrong) opens as a new datastore, and
+ *   says so: its history is gone, only a backup has it;
  * - a file that cannot be opened or written (unwritable folder, full disk) leaves the reaper running
  *   on an in-memory datastore, with the reason, so the dashboard and the logs can say it loudly.
  */
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { Datastore } from './datastore.ts';
 
 export interface OpenedDatastore {
@@ -39,9 +41,15 @@ function check(store: Datastore): void {
 export function openDatastore(file: string, now: () => number = Date.now): OpenedDatastore {
   let store: Datastore | null = null;
   try {
+    const empty = file !== ':memory:' && existsSync(file) && statSync(file).size === 0;
     store = new Datastore(file);
     check(store);
-    return { store, problem: null };
+    return {
+      store,
+      problem: empty
+        ? `The datastore ${file} was empty (0 bytes): it was truncated, or a start was cut short before its first write. A new one was started: every app is read again from Clever Cloud; its earlier history is gone unless a backup has it.`
+        : null,
+    };
   } catch (error) {
     store?.close();
     if (CORRUPT.has(sqliteCode(error) ?? -1) && existsSync(file)) {
