@@ -13,6 +13,8 @@ describe('the serve command line', () => {
       apiUrl: null,
       timeScale: 1,
       timeOrigin: null,
+      allowedHosts: [],
+      caps: {},
     });
   });
 

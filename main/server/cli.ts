@@ -1,6 +1,6 @@
 /**
  * `npm run serve -- [--demo] [--scenario NAME] [--time-scale N] [--port N] [--host ADDR]
- *                   [--data-dir DIR] [--api-url URL]`
+ *                   [--allowed-host NAME]... [--data-dir DIR] [--api-url URL] [connection caps]`
  *
  * Runs the engine, the admin API and the dashboard, and prints the dashboard's URL. Runs on Node 24
  * straight from the TypeScript sources (`node main/server/cli.ts`).
@@ -11,10 +11,21 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DataDirInUseError, type DataDirLock, lockDataDir } from '../store/data-dir.ts';
-import { type HeadlessOptions, startHeadless } from './headless.ts';
+import { defaultLimits } from '../traffic/limits.ts';
+import { type ConnectionCaps, type HeadlessOptions, startHeadless } from './headless.ts';
 import { ensureDataDir } from './token.ts';
 
 export const DEFAULT_PORT = 7410;
+
+const CAPS = defaultLimits();
+/** The flags of the connection caps, and the option each sets. */
+const CAP_FLAGS = {
+  'max-connections': 'maxConnections',
+  'max-connections-per-address': 'maxConnectionsPerAddress',
+  'max-status-streams': 'maxStatusStreams',
+  'max-status-streams-per-address': 'maxStatusStreamsPerAddress',
+  'admin-max-connections': 'adminMaxConnections',
+} as const satisfies Record<string, keyof ConnectionCaps>;
 
 const USAGE = `Usage: npm run serve -- [options]
 
@@ -25,10 +36,22 @@ const USAGE = `Usage: npm run serve -- [options]
   --time-origin MS    the instant (epoch ms) both clocks count from, so that processes agree
   --port N            port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDR         address to listen on (default: 127.0.0.1, loopback only)
+  --allowed-host NAME a host name the dashboard and admin API are reached by (repeatable; also
+                      $REAPER_ALLOWED_HOSTS, comma-separated). When set, only these names, the
+                      server's own addresses and loopback pass the Host check (DNS rebinding);
+                      without it, --host 0.0.0.0 lets any Host pass
   --data-dir DIR      where the token, routes, settings and history live
                       (default: $REAPER_HOME, else the user's data directory)
   --api-url URL       another Clever Cloud API base URL (a simulator, a proxy)
   -h, --help          this help
+
+Connection caps (the defaults leave half or more of the open-file limit to the engine's own calls):
+  --max-connections N                 wake proxy, in total (default: ${CAPS.maxConnections})
+  --max-connections-per-address N     wake proxy, per client address (default: ${CAPS.maxConnectionsPerAddress})
+  --max-status-streams N              waking pages' live-status streams, in total (default: ${CAPS.maxStatusStreams})
+  --max-status-streams-per-address N  the same, per client address (default: ${CAPS.maxStatusStreamsPerAddress})
+  --admin-max-connections N           dashboard and admin API (default: ${CAPS.adminMaxConnections})
+  A live-status client that leaves ${CAPS.statusUnreadBytes / 1024} KB unread for ${CAPS.statusStallMs / 1000} s is dropped.
 
 The admin token is $REAPER_ADMIN_TOKEN when set, else generated once into DIR/admin-token (the
 dashboard's URL with the token is printed at that start only). One server at a time per DIR.`;
@@ -43,7 +66,16 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export type CliOptions = Pick<
   HeadlessOptions,
-  'demo' | 'scenario' | 'host' | 'port' | 'dataDir' | 'apiUrl' | 'timeScale' | 'timeOrigin'
+  | 'demo'
+  | 'scenario'
+  | 'host'
+  | 'port'
+  | 'dataDir'
+  | 'apiUrl'
+  | 'timeScale'
+  | 'timeOrigin'
+  | 'allowedHosts'
+  | 'caps'
 >;
 
 /** The options of a command line, or a message saying what is wrong with it. */
@@ -59,6 +91,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'time-origin': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allowed-host': { type: 'string', multiple: true },
+      ...Object.fromEntries(Object.keys(CAP_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       'data-dir': { type: 'string' },
       'api-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +125,25 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
     apiUrl = url.toString();
   }
+  const allowedHosts: string[] = [];
+  for (const name of [...(values['allowed-host'] ?? []), ...(env.REAPER_ALLOWED_HOSTS ?? '').split(',')]) {
+    const host = name.trim().toLowerCase().replace(/\.$/, '');
+    if (!host) continue;
+    if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(host)) {
+      throw new Error(`--allowed-host: '${name}' is not a host name (no scheme, port or path)`);
+    }
+    if (!allowedHosts.includes(host)) allowedHosts.push(host);
+  }
+  const caps: Partial<ConnectionCaps> = {};
+  for (const [flag, key] of Object.entries(CAP_FLAGS)) {
+    const given = (values as Record<string, unknown>)[flag];
+    if (given === undefined) continue;
+    const n = Number(given);
+    if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+      throw new Error(`--${flag}: '${given}' is not a whole number from 1 to 1000000`);
+    }
+    caps[key] = n;
+  }
   return {
     demo: values.demo,
     scenario: scenario as ScenarioName,
@@ -100,7 +153,47 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     apiUrl,
     timeScale,
     timeOrigin,
+    allowedHosts,
+    caps,
   };
+}
+
+/**
+ * The last resort, for what no code path catches. A rejected promise nobody waited for is logged and
+ * the server serves on: nothing was left half-done by it. An uncaught exception is logged and the
+ * server serves on too: it comes from one callback (a socket, a timer), and the engine changes its
+ * state in memory only after the transaction recording it has committed, so memory and datastore
+ * still agree. But more than `burst` of them within a minute is a fault in a loop, not a bad request:
+ * the process then exits with status 70, to be restarted from the datastore (which a kill at any
+ * moment does not damage: crash.test.ts). Each distinct message is logged once a minute at most.
+ */
+export function installLastResort(
+  proc: Pick<NodeJS.Process, 'on'>,
+  log: (level: 'error', message: string) => void,
+  exit: (code: number) => void,
+  burst = 10,
+): void {
+  const lastLogged = new Map<string, number>();
+  const say = (what: string, error: unknown) => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const now = Date.now();
+    if ((lastLogged.get(text) ?? -Infinity) > now - 60_000) return;
+    if (lastLogged.size > 1000) lastLogged.clear();
+    lastLogged.set(text, now);
+    log('error', `${what} (serving on): ${text}`);
+  };
+  proc.on('unhandledRejection', (reason) => say('a promise was rejected and nobody handled it', reason));
+  const thrown: number[] = [];
+  proc.on('uncaughtException', (error) => {
+    say('an exception was not caught', error);
+    const now = Date.now();
+    thrown.push(now);
+    while (thrown.length > 0 && thrown[0]! < now - 60_000) thrown.shift();
+    if (thrown.length > burst) {
+      log('error', `more than ${burst} uncaught exceptions within a minute: stopping (exit 70)`);
+      exit(70);
+    }
+  });
 }
 
 function isLoopback(host: string): boolean {
@@ -125,6 +218,7 @@ async function main(): Promise<void> {
   const log = (level: 'info' | 'warn' | 'error', message: string) => {
     if (level !== 'info') console.error(`[${level}] ${message}`);
   };
+  installLastResort(process, log, (code) => process.exit(code));
   // Every file this process creates is its owner's only (SQLite's files follow the umask).
   process.umask(0o077);
   for (const problem of ensureDataDir(options.dataDir)) log('warn', problem);
@@ -159,6 +253,9 @@ async function main(): Promise<void> {
   );
   if (!isLoopback(options.host)) {
     console.warn(`[warn] listening on ${options.host}: the admin API is reachable from the network`);
+    if ((options.allowedHosts ?? []).length === 0 && (options.host === '0.0.0.0' || options.host === '::')) {
+      console.warn('[warn] any Host name is accepted: name the ones it is reached by with --allowed-host');
+    }
   }
   let closing = false;
   const stop = (signal: string) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
+import { defaultLimits, type ProxyLimits, setProxyLimits } from '../traffic/limits.ts';
 import { startHttpServer } from './http-server.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
@@ -17,7 +18,16 @@ export interface HeadlessOptions extends RuntimeOptions {
   /** The built dashboard; default: out/renderer of this checkout, when built. */
   staticDir?: string | null;
   heartbeatMs?: number;
+  /** Host names the admin API answers to (default: $REAPER_ALLOWED_HOSTS, comma-separated). */
+  allowedHosts?: string[];
+  /** Connection caps (default: limits.ts); the wake proxy's apply to every wake proxy of the process. */
+  caps?: Partial<ConnectionCaps>;
 }
+
+export type ConnectionCaps = Pick<
+  ProxyLimits,
+  'maxConnections' | 'maxConnectionsPerAddress' | 'maxStatusStreams' | 'maxStatusStreamsPerAddress'
+> & { adminMaxConnections: number };
 
 export interface Headless {
   /** The server's base URL. */
@@ -39,6 +49,9 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const env = options.env ?? process.env;
   ensureDataDir(options.dataDir);
   const token = loadOrCreateToken(options.dataDir, env);
+  const { adminMaxConnections: defaultAdminCap, ...proxyDefaults } = defaultLimits();
+  const { adminMaxConnections = defaultAdminCap, ...proxyCaps } = options.caps ?? {};
+  setProxyLimits({ ...proxyDefaults, ...proxyCaps });
   const service = await startRuntime({ ...options, env });
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
@@ -49,10 +62,13 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       port: options.port,
       staticDir: options.staticDir === undefined ? defaultStaticDir() : options.staticDir,
       ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
-      allowedHosts: (env.REAPER_ALLOWED_HOSTS ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+      allowedHosts:
+        options.allowedHosts ??
+        (env.REAPER_ALLOWED_HOSTS ?? '')
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      maxConnections: adminMaxConnections,
       ...(options.log ? { log: options.log } : {}),
     });
   } catch (error) {

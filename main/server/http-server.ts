@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { type CallName, parseJsonBody, type ReaperEvent, type ReaperListener } from '../../shared/api.ts';
 import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
 import {
@@ -45,8 +46,14 @@ export interface HttpServerOptions {
   staticDir: string | null;
   /** Real time between two heartbeats of the event stream. */
   heartbeatMs?: number;
-  /** Host names it answers to besides its own address (REAPER_ALLOWED_HOSTS), when not on loopback. */
+  /**
+   * Host names it answers to besides its own address and loopback (--allowed-host,
+   * REAPER_ALLOWED_HOSTS). On 0.0.0.0 or ::, none given lets any Host pass; some given, only those
+   * and the machine's own addresses.
+   */
   allowedHosts?: string[];
+  /** Connections held at once (the wake proxy has caps of its own); default 256. */
+  maxConnections?: number;
   log?: Log;
 }
 
@@ -82,6 +89,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       else res.destroy();
     });
   });
+  server.maxConnections = options.maxConnections ?? 256;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = refuseForeign(req, options.host, options.allowedHosts ?? []);
@@ -275,26 +283,37 @@ function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** The addresses of this machine's interfaces, as a Host header names them. */
+function interfaceAddresses(): Set<string> {
+  const found = new Set<string>();
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) found.add(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
+  return found;
+}
+
 /**
- * Why a request must be refused, or null. The Host must be an address of this server (a page of
- * another site whose name was re-pointed at 127.0.0.1, DNS rebinding, is refused); an Origin, when a
- * browser sends one, must be this server's own (no cross-site request; no CORS header is ever sent).
+ * Why a request must be refused, or null. The Host must be an address of this server, loopback, or
+ * an allowed name (a page of another site whose name was re-pointed at this server, DNS rebinding, is
+ * refused); an Origin, when a browser sends one, must be this server's own (no cross-site request; no
+ * CORS header is ever sent). Bound to every address (0.0.0.0, ::) without allowed names, any Host
+ * passes (the command line warns); with allowed names, those and the machine's own addresses.
  */
 export function refuseForeign(
   req: IncomingMessage,
   boundHost: string,
   allowedHosts: readonly string[],
 ): string | null {
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   const ownAddress =
     host === boundHost.toLowerCase() || (boundHost.includes(':') && host === `[${boundHost}]`);
+  const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
   const acceptable =
     ownAddress ||
     isLoopback(host) ||
-    (!isLoopback(boundHost) &&
-      (boundHost === '0.0.0.0' || boundHost === '::' || allowedHosts.includes(host)));
+    allowedHosts.includes(host) ||
+    (wildcard && (allowedHosts.length === 0 || interfaceAddresses().has(host)));
   if (!host || !acceptable) {
-    return `this server only answers to its own address, not '${host.slice(0, 100)}' (set REAPER_ALLOWED_HOSTS to add a name)`;
+    return `this server only answers to its own address, not '${host.slice(0, 100)}' (name it with --allowed-host or REAPER_ALLOWED_HOSTS)`;
   }
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {

@@ -13,6 +13,7 @@ import type { SseEvent } from '../../shared/sse.ts';
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
+import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 
 export type AccessLogSource = (
@@ -71,6 +72,8 @@ export class AccessLogFollower {
    * itself when a thousand streams each get a heartbeat every 2 s).
    */
   private watchdog: ReturnType<typeof setInterval> | null = null;
+  /** Requests the engine could not record (the datastore refuses writes): said once, never thrown. */
+  readonly refused: RefusedRequests;
 
   constructor(options: AccessLogOptions) {
     this.options = {
@@ -78,6 +81,7 @@ export class AccessLogFollower {
       backoffMs: { first: 1000, max: 60_000 },
       ...options,
     };
+    this.refused = new RefusedRequests('access logs', () => options.engine.storage === null, options.log);
   }
 
   start(): void {
@@ -224,7 +228,7 @@ export class AccessLogFollower {
       return;
     }
     this.options.stats.counted(f.appId, 'access-log');
-    void this.options.engine.request(f.appId, 'access-log', at);
+    this.options.engine.request(f.appId, 'access-log', at).then(this.refused.recorded, this.refused.failed);
   }
 }
 

@@ -9,6 +9,12 @@
  * - A request the filters ignore (a health check) never wakes an app: it gets 503 while it sleeps.
  * - A Host no route names gets 404, and a request for another origin (absolute-form target, CONNECT)
  *   gets 400/405: never an open proxy.
+ * - A body is never sent without framing (its Content-Length, or chunked), whatever the method: a GET
+ *   with a chunked body cannot smuggle a second request onto the pooled connection to the upstream.
+ * - A request the engine cannot record (the datastore refuses writes) is passed through, as for an app
+ *   in Error; it is said once, and requests are recorded again when writes work again.
+ * - Connections are capped in total and per client address, and so are the live-status streams; a
+ *   status client that does not read is dropped (see limits.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -20,14 +26,18 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
 import type { Route } from '../../shared/routes.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
+import { keepFraming, refuse, unframed } from './framing.ts';
+import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
+import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
+import { StatusStreams } from './status-streams.ts';
 import { STATUS_PATH, wakingPage } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
@@ -47,6 +57,10 @@ export interface WakeProxyOptions {
   /** The usual duration of this app's wakes, for the waking page. */
   expectedWakeMs?: (appId: string) => number | null;
   log?: (level: 'info' | 'warn', message: string) => void;
+  /** Connection and stream caps (default: the process's, see limits.ts). */
+  limits?: Partial<ProxyLimits>;
+  /** Real time between two status events of a live-status stream (default 1 s). */
+  statusEveryMs?: number;
 }
 
 const HOP_BY_HOP = new Set([
@@ -69,9 +83,30 @@ export class WakeProxy {
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
   private readonly targets = new Map<string, { https: boolean; hostname: string; port: number }>();
+  private readonly limits: ProxyLimits;
+  private readonly connections: Places;
+  private readonly streams: StatusStreams;
+  private readonly refused: RefusedRequests;
+  /** Connections closed at once because a cap was reached (in total, or for their address). */
+  turnedAway = 0;
 
   constructor(options: WakeProxyOptions) {
     this.options = options;
+    this.limits = { ...proxyLimits(), ...options.limits };
+    this.connections = new Places(() => this.limits.maxConnectionsPerAddress);
+    this.refused = new RefusedRequests('wake proxy', () => options.engine.storage === null, options.log);
+    this.streams = new StatusStreams({
+      engine: options.engine,
+      clock: options.clock,
+      limits: this.limits,
+      everyMs: options.statusEveryMs ?? 1000,
+      ...(options.log ? { log: options.log } : {}),
+    });
+  }
+
+  /** Live-status streams open now, and those dropped for not reading. */
+  get statusStreams(): { open: number; dropped: number } {
+    return { open: this.streams.open, dropped: this.streams.dropped };
   }
 
   get address(): AddressInfo | null {
@@ -98,6 +133,18 @@ export class WakeProxy {
     server.on('clientError', (_error, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     });
+    // Past the cap Node closes a new connection at once; per address, it is closed here.
+    server.maxConnections = this.limits.maxConnections;
+    server.on('drop', () => this.turnedAway++);
+    server.on('connection', (socket: Socket) => {
+      const address = clientAddress(socket);
+      if (!this.connections.take(address)) {
+        this.turnedAway++;
+        socket.destroy();
+        return;
+      }
+      socket.once('close', () => this.connections.release(address));
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
@@ -109,6 +156,7 @@ export class WakeProxy {
   async close(): Promise<void> {
     const server = this.server;
     this.server = null;
+    this.streams.close();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     if (!server) return;
@@ -131,6 +179,8 @@ export class WakeProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
+    const framing = unframed(req);
+    if (framing) return refuse(res, framing);
     const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
     const appId = this.appFor(host);
     if (!appId)
@@ -139,7 +189,8 @@ export class WakeProxy {
     const record = engine.get(appId);
     const routing = engine.routingOf(appId);
 
-    if (target === STATUS_PATH || target.startsWith(`${STATUS_PATH}?`)) return this.status(appId, req, res);
+    if (target === STATUS_PATH || target.startsWith(`${STATUS_PATH}?`))
+      return this.streams.serve(appId, req, res);
 
     const path = target;
     const sourceIp = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
@@ -151,7 +202,7 @@ export class WakeProxy {
       // Up, Error (left alone, as if the reaper was not there), or not yet known: straight through.
       if (!ignored && record) {
         this.options.stats.counted(appId, 'wake-proxy');
-        void engine.request(appId, 'wake-proxy', now);
+        engine.request(appId, 'wake-proxy', now).then(this.refused.recorded, this.refused.failed);
       }
       return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res);
     }
@@ -161,20 +212,35 @@ export class WakeProxy {
       return plain(res, 503, `${record.name} is asleep; this request (${ignored}) does not wake it`);
     }
     this.options.stats.counted(appId, 'wake-proxy');
-    const asking = engine.request(appId, 'wake-proxy', now);
+    const asking = this.refused.settle(engine.request(appId, 'wake-proxy', now));
 
     const accept = req.headers.accept ?? '';
     if ((req.method === 'GET' || req.method === 'HEAD') && accept.includes('text/html')) {
-      void asking;
-      return this.wakingPage(record, res);
+      return this.pageOrPass(record, asking, req, res);
     }
     return this.hold(record, asking, req, res);
+  }
+
+  /**
+   * A browser: the waking page at once, unless the request could not be recorded (a refused write
+   * fails at once, before the engine waits for anything): then the app's own answer, passed through.
+   */
+  private async pageOrPass(
+    record: AppRecord,
+    asking: Promise<boolean>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const next = new Promise<null>((resolve) => setImmediate(resolve, null));
+    if ((await Promise.race([asking, next])) === false)
+      return this.forward(record.appId, record.ownerId, req, res);
+    this.wakingPage(record, res);
   }
 
   /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
   private async hold(
     record: AppRecord,
-    asking: Promise<unknown>,
+    asking: Promise<boolean>,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
@@ -183,7 +249,8 @@ export class WakeProxy {
     req.pause();
     const gone = new AbortController();
     res.on('close', () => gone.abort());
-    await asking;
+    // Not recorded (the datastore refuses writes): nothing will start the app; pass it through.
+    if (!(await asking)) return this.forward(appId, record.ownerId, req, res);
     try {
       const ready = await Promise.race([
         engine.waitFor(appId, ['Up', 'Error'], this.options.holdDeadlineMs()),
@@ -229,38 +296,6 @@ export class WakeProxy {
     );
   }
 
-  /** The state of the app's wake, as server-sent events, for the waking page. */
-  private status(appId: string, req: IncomingMessage, res: ServerResponse): void {
-    const { engine, clock } = this.options;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-    });
-    const send = () => {
-      const r = engine.get(appId);
-      const startedAt = r?.firstStartAskedAt ?? r?.stateSince ?? null;
-      const payload = {
-        state: r?.state ?? 'Up',
-        label: r ? CONSOLE_LABELS[r.state] : 'Up',
-        cause: r?.cause ?? null,
-        startedAt,
-        elapsedMs: startedAt === null ? 0 : clock.now() - startedAt,
-      };
-      res.write(`event: status\ndata: ${JSON.stringify(payload)}\n\n`);
-    };
-    send();
-    const off = engine.on((e) => {
-      if ((e.type === 'app' && e.record.appId === appId) || (e.type === 'removed' && e.appId === appId))
-        send();
-    });
-    const timer = setInterval(send, 1000);
-    req.on('close', () => {
-      off();
-      clearInterval(timer);
-    });
-  }
-
   /** Where to connect for an upstream origin, parsed once. */
   private target(upstream: Upstream): { https: boolean; hostname: string; port: number } {
     let t = this.targets.get(upstream.origin);
@@ -300,6 +335,7 @@ export class WakeProxy {
     headers['x-forwarded-host'] = incoming.host ?? '';
     headers['x-forwarded-proto'] = 'http';
     headers.host = upstream.host;
+    keepFraming(incoming, headers);
     const outgoing = (https ? httpsRequest : httpRequest)(
       {
         hostname,

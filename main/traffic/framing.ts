@@ -1,0 +1,44 @@
+/**
+ * The framing of a request's body on its way to the app. A body is framed by exactly one
+ * Content-Length, or by chunked alone, and goes on framed the same way whatever the method: Node
+ * frames a body it is not told about only for some methods (POST, PUT, PATCH), so a GET's chunked
+ * body written bare onto the pooled keep-alive connection would be read by the upstream (Clever
+ * Cloud's shared front) as the next request: request smuggling.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Why a request's body framing is refused, or null. Node's parser already refuses Content-Length
+ * with Transfer-Encoding and a Transfer-Encoding that does not end in chunked; this holds whatever
+ * the parser lets through: a body is framed by exactly one Content-Length, or by chunked alone.
+ */
+export function unframed(req: IncomingMessage): string | null {
+  const te = req.headers['transfer-encoding'];
+  const length = req.headers['content-length'];
+  if (te !== undefined && length !== undefined) return 'both Content-Length and Transfer-Encoding';
+  if (te !== undefined && te.trim().toLowerCase() !== 'chunked')
+    return `Transfer-Encoding ${te.slice(0, 50)}`;
+  if (length !== undefined && !/^\d+$/.test(length)) return 'an invalid Content-Length';
+  return null;
+}
+
+/** A request that cannot be passed on safely: 400, and the connection is closed (its body unread). */
+export function refuse(res: ServerResponse, why: string): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
+  res.end(`Clever Reaper refuses this request: ${why}`);
+}
+
+/** Framing for the request sent on: chunked when the client's body was (transfer-encoding is hop-by-hop). */
+export function keepFraming(
+  incoming: IncomingHttpHeaders,
+  outgoing: Record<string, string | string[]>,
+): void {
+  if (incoming['transfer-encoding'] === undefined) return;
+  outgoing['transfer-encoding'] = 'chunked';
+  delete outgoing['content-length'];
+}
