@@ -12,6 +12,7 @@
  */
 import type { AppRecord, ReaperState } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
+import { describeError } from '../../shared/log.ts';
 import {
   redactUrl,
   type WebhookConfig,
@@ -346,5 +347,5 @@ function retryAfter(value: string | null): number | null {
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code) return cause.code;
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeError } from '../../shared/log.ts';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { type HeadlessOptions, startHeadless } from './headless.ts';
 
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
   try {
     options = parseCli(process.argv.slice(2));
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+    console.error(`${describeError(error)}\n\n${USAGE}`);
     process.exit(2);
   }
   if ('help' in options) {

@@ -19,8 +19,8 @@ import {
   METRICS_PATH,
   matchPath,
 } from '../../shared/api-http.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
-import type { Log } from '../service/session.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
 
@@ -71,10 +71,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const server = createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
-      log?.(
-        'error',
-        `${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
-      );
+      log?.('error', `${req.method} ${req.url}: ${describeError(error, { stack: true })}`);
       if (!res.headersSent) sendError(res, toErrorBody(error));
       else res.destroy();
     });
@@ -182,7 +179,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         sendError(res, {
           error: {
             code: 'invalid-input',
-            message: `the body is not valid JSON: ${error instanceof Error ? error.message : error}`,
+            message: `the body is not valid JSON: ${describeError(error)}`,
           },
         });
         return INVALID;

@@ -5,6 +5,8 @@
  * the 5-second pace. The socket is reopened after a backoff when it closes or dies; the paces still
  * do everything without it.
  */
+
+import { describeError } from '../../shared/log.ts';
 import type { CleverEvent } from '../clever/events.ts';
 import { EventSocketRefused } from '../clever/events.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -58,8 +60,7 @@ export class EventFollower {
           this.log?.('warn', `${error.message}: following deployments by polling only`);
           return;
         }
-        if (!signal.aborted)
-          this.log?.('warn', `event socket: ${error instanceof Error ? error.message : error}`);
+        if (!signal.aborted) this.log?.('warn', `event socket: ${describeError(error)}`);
       }
       this.connected = false;
       if (signal.aborted) return;

@@ -4,6 +4,8 @@
  * client (the demo's in-process simulator), each call as the client's `onCall` reports it, for the
  * metrics. An observer that throws is logged, never felt by the engine.
  */
+
+import { describeError } from '../../shared/log.ts';
 import type { CallRecord } from '../clever/client.ts';
 import { type CleverApp, CleverCallError, type CleverCloudPort } from '../engine/ports.ts';
 
@@ -28,7 +30,7 @@ export function observedPort(port: CleverCloudPort, observers: PortObservers): C
     try {
       fn();
     } catch (error) {
-      observers.log?.('warn', `${what}: ${error instanceof Error ? error.message : error}`);
+      observers.log?.('warn', `${what}: ${describeError(error)}`);
     }
   };
   const timed = async <T>(name: keyof CleverCloudPort, run: () => Promise<T>): Promise<T> => {

@@ -15,6 +15,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ConnectInput, CredentialsStatus } from '../../shared/api.ts';
 import { InputError } from '../../shared/errors.ts';
+import { describeError } from '../../shared/log.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { type Credentials, discoverCredentials, operatorCredentials } from '../clever/credentials.ts';
 import { CleverCallError, type CleverCloudPort } from '../engine/ports.ts';
@@ -96,7 +97,7 @@ export class RealCredentials implements CredentialsManager {
     try {
       text = this.options.secrets.load();
     } catch (error) {
-      this.problem = `the stored credentials cannot be read: ${describe(error)}`;
+      this.problem = `the stored credentials cannot be read: ${describeError(error)}`;
       return null;
     }
     if (text === null) return null;
@@ -161,7 +162,7 @@ export class RealCredentials implements CredentialsManager {
       }
       // Offline, or Clever Cloud down: keep them, say so, and let the engine retry.
       this.current = { credentials, account: null };
-      this.problem = `the credentials could not be checked yet: ${describe(error)}`;
+      this.problem = `the credentials could not be checked yet: ${describeError(error)}`;
     }
     return client;
   }
@@ -182,7 +183,7 @@ export class RealCredentials implements CredentialsManager {
     try {
       return await this.verify(chosen, 'credentials');
     } catch (error) {
-      this.problem = describe(error);
+      this.problem = describeError(error);
       this.options.log?.('warn', `Clever Cloud credentials (${chosen.detail}): ${this.problem}`);
       return null;
     }
@@ -221,7 +222,7 @@ export class RealCredentials implements CredentialsManager {
     try {
       this.options.secrets.save(JSON.stringify(kept));
     } catch (error) {
-      this.problem = `connected, but the credentials could not be kept for the next start: ${describe(error)}`;
+      this.problem = `connected, but the credentials could not be kept for the next start: ${describeError(error)}`;
     }
     return client;
   }
@@ -248,8 +249,4 @@ export class RealCredentials implements CredentialsManager {
       canConnect: true,
     };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -31,6 +31,7 @@ import {
   exportFileName,
   historyFilterSchema,
 } from '../../shared/history.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { nextTransitions } from '../../shared/schedule.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { sleepDueAt } from '../engine/decide.ts';
@@ -43,7 +44,7 @@ import { queryHistory } from '../store/history-queries.ts';
 import type { CredentialsManager } from './credentials.ts';
 import type { Operations } from './operations.ts';
 import { RIVAL_WINDOW_MS, RivalDetector } from './rival-detector.ts';
-import type { Log, Session, SessionFactory } from './session.ts';
+import type { Session, SessionFactory } from './session.ts';
 
 export interface ReaperServiceDeps {
   sessions: SessionFactory;
@@ -88,7 +89,7 @@ export class ReaperService {
       return;
     }
     const clever = await this.deps.credentials.open().catch((error: unknown) => {
-      this.deps.log?.('warn', `the Clever Cloud credentials cannot be used: ${describe(error)}`);
+      this.deps.log?.('warn', `the Clever Cloud credentials cannot be used: ${describeError(error)}`);
       return null;
     });
     if (clever) await this.switchTo(() => this.deps.sessions.account(clever));
@@ -252,7 +253,7 @@ export class ReaperService {
         reached = await s.engine.waitFor(appId, ['Up', 'Error'], limit);
       } catch (error) {
         if (!s.engine.get(appId)) throw new ConflictError('the app was released while waking up');
-        throw new TimeoutError(describe(error));
+        throw new TimeoutError(describeError(error));
       }
       if (reached.state === 'Error') throw new ConflictError(`the app went to Error: ${reached.cause}`);
       return this.view(s, reached);
@@ -443,7 +444,7 @@ export class ReaperService {
       if (error instanceof CleverCallError && (error.kind === 'not-found' || error.kind === 'forbidden')) {
         app = null;
       } else {
-        throw new UnavailableError(`the app cannot be checked on Clever Cloud: ${describe(error)}`);
+        throw new UnavailableError(`the app cannot be checked on Clever Cloud: ${describeError(error)}`);
       }
     }
     if (!app) {
@@ -478,7 +479,7 @@ export class ReaperService {
       try {
         listener(event, seq);
       } catch (error) {
-        this.deps.log?.('error', `a listener failed: ${describe(error)}`);
+        this.deps.log?.('error', `a listener failed: ${describeError(error)}`);
       }
     }
   }
@@ -515,7 +516,9 @@ export class ReaperService {
         .then((owners) => {
           if (this.session === session) this.rememberOwners(owners);
         })
-        .catch((error: unknown) => this.deps.log?.('warn', `cannot list the owners: ${describe(error)}`));
+        .catch((error: unknown) =>
+          this.deps.log?.('warn', `cannot list the owners: ${describeError(error)}`),
+        );
     });
     this.switching = run.catch(() => undefined);
     return run;
@@ -581,8 +584,4 @@ function translate(error: unknown): unknown {
     return new UnavailableError(`Clever Cloud could not be reached or refused the call: ${error.message}`);
   }
   return error;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

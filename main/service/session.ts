@@ -9,6 +9,7 @@
  * Both follow the access logs of their apps and run the wake proxy while a route has host names.
  */
 
+import type { Log } from '../../shared/log.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
@@ -24,8 +25,6 @@ import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
 import { EventFollower, type EventSource } from './event-follower.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface Session {
   mode: 'demo' | 'account';

@@ -22,6 +22,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
+import { describeError } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -81,7 +82,7 @@ export class WakeProxy {
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     const server = createServer({ requireHostHeader: true }, (req, res) => {
       const failed = (error: unknown) => {
-        this.options.log?.('warn', `wake proxy: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log?.('warn', `wake proxy: ${describeError(error)}`);
         if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
         else res.destroy();
       };
