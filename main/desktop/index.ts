@@ -220,7 +220,7 @@ async function start(
     service: {
       call: (name, input) => service.call(name, input),
       subscribe: (listener) => service.subscribe(listener),
-      reconcile: async () => service.current?.engine.reconcileNow(),
+      reconcile: () => service.reconcile(),
     },
     window,
     tray,
