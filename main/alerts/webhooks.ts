@@ -12,7 +12,7 @@
  */
 import type { AppRecord, ReaperState } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import {
   redactUrl,
   type WebhookConfig,
@@ -36,7 +36,7 @@ export interface DispatcherOptions {
   /** Real time, for the delivery status. */
   now?: () => number;
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed' | 'dropped') => void;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
   userAgent?: string;
 }
 

@@ -14,7 +14,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { SecretStore } from '../service/real-credentials.ts';
 
 /** The part of Electron's safeStorage this store uses. */
@@ -30,7 +30,7 @@ export interface SafeStorageSecretsOptions {
   file: string;
   safeStorage: SafeStoragePort;
   platform?: NodeJS.Platform;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export const KEYCHAIN = 'the OS keychain';

@@ -6,7 +6,7 @@
  * do everything without it.
  */
 
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { CleverEvent } from '../clever/events.ts';
 import { EventSocketRefused } from '../clever/events.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -18,7 +18,7 @@ const RECHECK_MS = 1000;
 export class EventFollower {
   private readonly engine: Engine;
   private readonly source: EventSource;
-  private readonly log: ((level: 'info' | 'warn', message: string) => void) | undefined;
+  private readonly log: Log | undefined;
   private readonly controller = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   private timers = new Set<ReturnType<typeof setTimeout>>();
@@ -28,7 +28,7 @@ export class EventFollower {
   constructor(options: {
     engine: Engine;
     source: EventSource;
-    log?: (level: 'info' | 'warn', message: string) => void;
+    log?: Log;
   }) {
     this.engine = options.engine;
     this.source = options.source;

@@ -9,7 +9,7 @@
  * skipped, so nothing is lost or counted twice.
  */
 
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { SseEvent } from '../../shared/sse.ts';
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -39,7 +39,7 @@ export interface AccessLogOptions {
   silenceMs?: number;
   /** Backoff bounds for reconnecting. */
   backoffMs?: { first: number; max: number };
-  log?: (level: 'info' | 'warn', message: string) => void;
+  log?: Log;
 }
 
 interface Follow {

@@ -4,7 +4,7 @@
  * settings, moved when they change). What they saw is kept for the dashboard.
  */
 
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -20,7 +20,7 @@ export interface SessionTrafficOptions {
   accessLogs: AccessLogSource | null;
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   expectedWakeMs: (appId: string) => number | null;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export interface WakeProxyStatus {

@@ -22,7 +22,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
-import { describeError } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -47,7 +47,7 @@ export interface WakeProxyOptions {
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
   expectedWakeMs?: (appId: string) => number | null;
-  log?: (level: 'info' | 'warn', message: string) => void;
+  log?: Log;
 }
 
 const HOP_BY_HOP = new Set([
