@@ -80,13 +80,15 @@ export interface SessionOptions {
 
 /** The access-log stream of a port that has one (the real client does). */
 function accessLogsOf(clever: CleverCloudPort): AccessLogSource | null {
-  return clever instanceof CleverClient ? (owner, app, o) => clever.accessLogs(owner, app, o) : null;
+  const follow = clever.accessLogs?.bind(clever);
+  return follow ? (owner, app, o) => follow(owner, app, o) : null;
 }
 
 /** The event socket of a port that has one (the real client, with OAuth credentials). */
 function eventsOf(clever: CleverCloudPort): EventSource | null {
-  if (!(clever instanceof CleverClient) || !clever.hasEventSocket) return null;
-  return (signal) => clever.events({ signal }) ?? [];
+  const events = clever.events?.bind(clever);
+  if (!events || !clever.hasEventSocket) return null;
+  return (signal) => events({ signal }) ?? [];
 }
 
 interface Parts {
