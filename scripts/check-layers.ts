@@ -43,7 +43,7 @@ export interface Allowances {
 export const KNOWN: Allowances = {
   cycles: [],
   // Each over 500 lines today, each being split by another change.
-  oversize: ['main/service/reaper-service.ts', 'main/clever/client.ts', 'main/simulator/server.ts'],
+  oversize: ['main/clever/client.ts', 'main/simulator/server.ts'],
 };
 
 export const NO_ALLOWANCES: Allowances = { cycles: [], oversize: [] };

@@ -12,6 +12,7 @@
  */
 import type { AppRecord, ReaperState } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import {
   redactUrl,
   type WebhookConfig,
@@ -35,7 +36,7 @@ export interface DispatcherOptions {
   /** Real time, for the delivery status. */
   now?: () => number;
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed' | 'dropped') => void;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
   userAgent?: string;
 }
 
@@ -324,7 +325,7 @@ export class WebhookDispatcher {
         status: null,
         error: timedOut
           ? `no answer within ${timeoutMs < SECOND ? `${timeoutMs} ms` : `${Math.round(timeoutMs / SECOND)} s`}`
-          : `cannot be reached: ${describe(error)}`,
+          : `cannot be reached: ${networkFailure(error)}`,
         retry: true,
         retryAfterMs: null,
       };
@@ -343,8 +344,9 @@ function retryAfter(value: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-function describe(error: unknown): string {
+/** A network failure by its system code (ECONNREFUSED, ...) when it has one, else in words. */
+function networkFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code) return cause.code;
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

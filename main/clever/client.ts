@@ -50,7 +50,10 @@ export interface CallRecord {
 
 export interface ClientOptions {
   credentials: Credentials;
-  /** Overrides the credentials' API host (a flag or a setting). */
+  /**
+   * Another base URL than the credentials' (tests pointing a client at a simulator). The shells
+   * resolve the hosts once, into the credentials (credentials.ts, resolveEndpoints).
+   */
   apiHost?: string | undefined;
   /** Per attempt. */
   timeoutMs?: number;

@@ -7,6 +7,9 @@
  *    (`{token, secret, expirationDate}`);
  * 3. a token the operator gave the app (an OAuth token and secret, or an API token).
  *
+ * One finder per source (environmentCredentials, cleverToolsCredentials, operatorCredentials), all
+ * given the same endpoints: the API hosts and the OAuth consumer, worked out once (resolveEndpoints).
+ *
  * OAuth tokens go as an OAuth 1.0a PLAINTEXT header with a consumer pair; the default pair is the
  * public one clever-tools ships (its source says the disclosure is not a vulnerability), because a
  * token from `clever login` only works with it. API tokens go as Bearer to the api-bridge host.
@@ -106,15 +109,102 @@ function parseExpiry(value: string | number | undefined): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
-export interface DiscoveryInput {
+/**
+ * Where the calls go and the OAuth consumer they are signed with, worked out once from the flag and
+ * the environment, the way clever-tools reads them (src/config/config.js: each variable, else its
+ * default).
+ */
+export interface CleverEndpoints {
+  /** The API base URL: the flag (--api-url or a setting), else API_HOST, else Clever Cloud's. */
+  apiHost: string;
+  /** Where API tokens go: the flag or API_HOST when one is given, else the api-bridge. */
+  bridgeHost: string;
+  consumerKey: string;
+  consumerSecret: string;
+  /** The flag named the API: it wins over the API_HOST of a clever-tools profile. */
+  pinned: boolean;
+}
+
+export function resolveEndpoints(env: NodeJS.ProcessEnv, apiUrl?: string | null): CleverEndpoints {
+  const host = apiUrl || env.API_HOST || null;
+  return {
+    apiHost: host ?? DEFAULT_API_HOST,
+    bridgeHost: host ?? DEFAULT_BRIDGE_HOST,
+    consumerKey: env.OAUTH_CONSUMER_KEY || CLEVER_TOOLS_CONSUMER.key,
+    consumerSecret: env.OAUTH_CONSUMER_SECRET || CLEVER_TOOLS_CONSUMER.secret,
+    pinned: Boolean(apiUrl),
+  };
+}
+
+/** What one source yields: credentials, or why it has none (null: nothing worth saying). */
+export interface Found {
+  credentials: Credentials | null;
+  note: string | null;
+}
+
+/** Source 1: CLEVER_TOKEN and CLEVER_SECRET in the environment (both, as clever-tools reads them). */
+export function environmentCredentials(env: NodeJS.ProcessEnv, endpoints: CleverEndpoints): Found {
+  if (env.CLEVER_TOKEN && env.CLEVER_SECRET) {
+    return {
+      credentials: {
+        kind: 'oauth1',
+        token: env.CLEVER_TOKEN,
+        secret: env.CLEVER_SECRET,
+        consumerKey: endpoints.consumerKey,
+        consumerSecret: endpoints.consumerSecret,
+        apiHost: endpoints.apiHost,
+        source: 'environment',
+        detail: 'CLEVER_TOKEN and CLEVER_SECRET',
+        expiresAt: null,
+      },
+      note: null,
+    };
+  }
+  const half = env.CLEVER_TOKEN || env.CLEVER_SECRET;
+  return {
+    credentials: null,
+    note: half ? 'CLEVER_TOKEN and CLEVER_SECRET must both be set; ignored' : null,
+  };
+}
+
+/** Where clever-tools' login file is looked for. */
+export interface LoginFileLocation {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   home: string;
+  read?: ((file: string) => Promise<string>) | undefined;
+}
+
+/** Source 2: clever-tools' login file, unless it is missing, unreadable or expired. */
+export async function cleverToolsCredentials(
+  where: LoginFileLocation,
+  endpoints: CleverEndpoints,
+): Promise<Found> {
+  const file = join(cleverToolsConfigDir(where.env, where.platform, where.home), 'clever-tools.json');
+  const read = where.read ?? ((f: string) => readFile(f, 'utf8'));
+  let text: string;
+  try {
+    text = await read(file);
+  } catch {
+    return { credentials: null, note: 'no clever-tools login found (run `clever login`)' };
+  }
+  const found = parseCleverToolsFile(text, endpoints);
+  if (!('credentials' in found)) {
+    return { credentials: null, note: `the clever-tools login file could not be used: ${found.problem}` };
+  }
+  if (found.credentials.expiresAt !== null && found.credentials.expiresAt < Date.now()) {
+    return { credentials: null, note: 'the clever-tools login has expired (run `clever login` again)' };
+  }
+  return { credentials: found.credentials, note: null };
+}
+
+export interface DiscoveryInput extends LoginFileLocation {
   /** API base URL override (flag or setting); `API_HOST` in the environment otherwise. */
   apiHost?: string | undefined;
+  /** The endpoints already resolved (by a caller that resolves them once); else from env + apiHost. */
+  endpoints?: CleverEndpoints;
   /** A token the operator gave the app, if any. */
   operator?: Credentials | null;
-  read?: (file: string) => Promise<string>;
 }
 
 export interface Discovery {
@@ -125,59 +215,23 @@ export interface Discovery {
 
 /** Find credentials in the documented order; never throws for a missing or broken file. */
 export async function discoverCredentials(input: DiscoveryInput): Promise<Discovery> {
-  const { env } = input;
+  const endpoints = input.endpoints ?? resolveEndpoints(input.env, input.apiHost);
   const notes: string[] = [];
-  const consumerKey = env.OAUTH_CONSUMER_KEY || CLEVER_TOOLS_CONSUMER.key;
-  const consumerSecret = env.OAUTH_CONSUMER_SECRET || CLEVER_TOOLS_CONSUMER.secret;
-  const apiHost = input.apiHost || env.API_HOST || DEFAULT_API_HOST;
-
-  if (env.CLEVER_TOKEN && env.CLEVER_SECRET) {
-    return {
-      credentials: {
-        kind: 'oauth1',
-        token: env.CLEVER_TOKEN,
-        secret: env.CLEVER_SECRET,
-        consumerKey,
-        consumerSecret,
-        apiHost,
-        source: 'environment',
-        detail: 'CLEVER_TOKEN and CLEVER_SECRET',
-        expiresAt: null,
-      },
-      notes,
-    };
+  const fromEnv = environmentCredentials(input.env, endpoints);
+  if (fromEnv.credentials) return { credentials: fromEnv.credentials, notes };
+  if (fromEnv.note) notes.push(fromEnv.note);
+  const fromFile = await cleverToolsCredentials(input, endpoints);
+  if (fromFile.credentials) {
+    if (input.operator) notes.push('the clever-tools login comes before the token given in the app');
+    return { credentials: fromFile.credentials, notes };
   }
-  if (env.CLEVER_TOKEN || env.CLEVER_SECRET)
-    notes.push('CLEVER_TOKEN and CLEVER_SECRET must both be set; ignored');
-
-  const file = join(cleverToolsConfigDir(env, input.platform, input.home), 'clever-tools.json');
-  const read = input.read ?? ((f: string) => readFile(f, 'utf8'));
-  let text: string | null = null;
-  try {
-    text = await read(file);
-  } catch {
-    notes.push('no clever-tools login found (run `clever login`)');
-  }
-  if (text !== null) {
-    const found = parseCleverToolsFile(text, { consumerKey, consumerSecret, apiHost });
-    if ('credentials' in found) {
-      if (found.credentials.expiresAt !== null && found.credentials.expiresAt < Date.now()) {
-        notes.push('the clever-tools login has expired (run `clever login` again)');
-      } else {
-        if (input.operator) notes.push('the clever-tools login comes before the token given in the app');
-        return { credentials: found.credentials, notes };
-      }
-    } else {
-      notes.push(`the clever-tools login file could not be used: ${found.problem}`);
-    }
-  }
-  if (input.operator) return { credentials: input.operator, notes };
-  return { credentials: null, notes };
+  if (fromFile.note) notes.push(fromFile.note);
+  return { credentials: input.operator ?? null, notes };
 }
 
 export function parseCleverToolsFile(
   text: string,
-  defaults: { consumerKey: string; consumerSecret: string; apiHost: string },
+  defaults: CleverEndpoints,
 ): { credentials: Credentials } | { problem: string } {
   let json: unknown;
   try {
@@ -197,7 +251,7 @@ export function parseCleverToolsFile(
         secret: active.secret,
         consumerKey: o.OAUTH_CONSUMER_KEY ?? defaults.consumerKey,
         consumerSecret: o.OAUTH_CONSUMER_SECRET ?? defaults.consumerSecret,
-        apiHost: o.API_HOST ?? defaults.apiHost,
+        apiHost: defaults.pinned ? defaults.apiHost : (o.API_HOST ?? defaults.apiHost),
         source: 'clever-tools',
         detail: `clever-tools profile ${active.alias ?? 'default'}${active.email ? ` (${active.email})` : ''}`,
         expiresAt: parseExpiry(active.expirationDate),
@@ -223,16 +277,20 @@ export function parseCleverToolsFile(
   return { problem: 'it holds neither a profile nor a token and secret' };
 }
 
-/** Credentials from what the operator pasted: an OAuth token + secret, or an API token. */
+/**
+ * Source 3: what the operator pasted, an OAuth token + secret or an API token (with the resolved
+ * endpoints as options; each one left out takes Clever Cloud's default).
+ */
 export function operatorCredentials(
   input: { kind: 'oauth1'; token: string; secret: string } | { kind: 'api-token'; token: string },
   options: { apiHost?: string; bridgeHost?: string; consumerKey?: string; consumerSecret?: string } = {},
 ): Credentials {
+  const defaults = resolveEndpoints({});
   if (input.kind === 'api-token') {
     return {
       kind: 'api-token',
       token: input.token,
-      apiHost: options.bridgeHost ?? DEFAULT_BRIDGE_HOST,
+      apiHost: options.bridgeHost ?? defaults.bridgeHost,
       source: 'operator',
       detail: 'an API token given in the app',
       expiresAt: null,
@@ -242,9 +300,9 @@ export function operatorCredentials(
     kind: 'oauth1',
     token: input.token,
     secret: input.secret,
-    consumerKey: options.consumerKey ?? CLEVER_TOOLS_CONSUMER.key,
-    consumerSecret: options.consumerSecret ?? CLEVER_TOOLS_CONSUMER.secret,
-    apiHost: options.apiHost ?? DEFAULT_API_HOST,
+    consumerKey: options.consumerKey ?? defaults.consumerKey,
+    consumerSecret: options.consumerSecret ?? defaults.consumerSecret,
+    apiHost: options.apiHost ?? defaults.apiHost,
     source: 'operator',
     detail: 'an OAuth token given in the app',
     expiresAt: null,

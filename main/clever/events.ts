@@ -10,14 +10,10 @@
  * 1.25 times its announced delay) ends the stream and the caller opens it again.
  */
 
-export interface CleverEvent {
-  /** DEPLOYMENT_ACTION_BEGIN, DEPLOYMENT_ACTION_END, APPLICATION_STOP, ... */
-  type: string;
-  date: string | null;
-  /** The app the event is about (data.appId, or data.id), when it names one. */
-  appId: string | null;
-  data: Record<string, unknown>;
-}
+import type { CleverEvent } from '../engine/ports.ts';
+
+/** The port declares the events (engine/ports.ts), as every capability of a port. */
+export type { CleverEvent };
 
 export class EventSocketRefused extends Error {
   constructor() {

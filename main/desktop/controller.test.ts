@@ -55,7 +55,7 @@ async function start(options: { notices?: string[] } = {}) {
       subscribe: (listener) => service.subscribe(listener),
       reconcile: async () => {
         reconciled += 1;
-        await service.current?.engine.reconcileNow();
+        await service.reconcile();
       },
     },
     window: { open: () => (windowOpened += 1) },

@@ -7,6 +7,7 @@
 import type { CallName, CallOutput, ReaperEvent, ReaperListener, SessionMode } from '../../shared/api.ts';
 import { assertNever } from '../../shared/domain.ts';
 import { EventReplay } from '../../shared/event-replay.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
 import { type NotificationPort, Notifier } from './notifications.ts';
@@ -14,8 +15,6 @@ import { parseLink } from './protocol.ts';
 import type { DesktopPrefs } from './settings-file.ts';
 import { type TrayAction, type TrayPort, type TrayView, trayMenu } from './tray-menu.ts';
 import { type TrayApp, trayStatus, trayTooltip } from './tray-status.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface ServicePort {
   call<K extends CallName>(name: K, raw: unknown): Promise<CallOutput<K>>;
@@ -183,7 +182,7 @@ export class DesktopController {
     try {
       await this.deps.service.reconcile();
     } catch (error) {
-      this.deps.log?.('warn', `the evaluation after a resume failed: ${describe(error)}`);
+      this.deps.log?.('warn', `the evaluation after a resume failed: ${describeError(error)}`);
     }
   }
 
@@ -267,7 +266,7 @@ export class DesktopController {
       this.drawTray();
     } catch (error) {
       this.replay.failed(ticket);
-      this.deps.log?.('error', `the tray could not read the reaper's state: ${describe(error)}`);
+      this.deps.log?.('error', `the tray could not read the reaper's state: ${describeError(error)}`);
     }
   }
 
@@ -317,10 +316,10 @@ export class DesktopController {
   /** A tray action that failed: the tray has no other place to say it than a notification. */
   private report(appId: string | null, what: string, error: unknown): void {
     const name = appId ? (this.apps.get(appId)?.name ?? appId) : null;
-    this.deps.log?.('warn', `${what}${name ? ` ${name}` : ''}: ${describe(error)}`);
+    this.deps.log?.('warn', `${what}${name ? ` ${name}` : ''}: ${describeError(error)}`);
     this.deps.notifications.show({
       title: name ? `Could not ${what} ${name}` : `Could not ${what}`,
-      body: describe(error),
+      body: describeError(error),
       urgent: false,
       onClick: () => (appId ? this.showApp(appId) : this.deps.window.open()),
     });
@@ -334,8 +333,4 @@ function trayApp(app: {
   cause: string | null;
 }): TrayApp {
   return { appId: app.appId, name: app.name, state: app.state, cause: app.cause };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, Menu, powerMonitor, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { CALL_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { startHttpServer } from '../server/http-server.ts';
 import { loadOrCreateToken } from '../server/token.ts';
 import type { ReaperService } from '../service/reaper-service.ts';
@@ -21,7 +22,7 @@ import { DESKTOP_USAGE, type DesktopArgs, findLink, parseDesktopArgs } from './a
 import { DesktopController } from './controller.ts';
 import { APP_ID } from './identity.ts';
 import { createCallHandler, createReadyHandler, EventPipe, type Trust } from './ipc.ts';
-import { createLog, type Log } from './log.ts';
+import { createLog } from './log.ts';
 import { autostartDir, type LoginItem, UNSUPPORTED_LOGIN_ITEM, XdgAutostart } from './login-item.ts';
 import { ElectronNotifications } from './native-notifications.ts';
 import { LINK_SCHEME } from './protocol.ts';
@@ -97,10 +98,7 @@ function run(args: DesktopArgs): void {
 
   const log = createLog(join(dataDir, 'logs'));
   process.on('unhandledRejection', (reason) => {
-    log(
-      'error',
-      `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : reason}`,
-    );
+    log('error', `unhandled rejection: ${describeError(reason, { stack: true })}`);
   });
   start(args, dataDir, log, {
     setController: (c) => {
@@ -222,7 +220,7 @@ async function start(
     service: {
       call: (name, input) => service.call(name, input),
       subscribe: (listener) => service.subscribe(listener),
-      reconcile: async () => service.current?.engine.reconcileNow(),
+      reconcile: () => service.reconcile(),
     },
     window,
     tray,

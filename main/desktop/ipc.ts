@@ -17,9 +17,8 @@ import type { IpcMainEvent, IpcMainInvokeEvent } from 'electron';
 import { CALL_SCHEMAS, type CallName, type ReaperEvent } from '../../shared/api.ts';
 import { type Envelope, envelope, toErrorBody } from '../../shared/api-errors.ts';
 import { EVENT_CHANNEL } from '../../shared/ipc.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { type AppPage, isAppPage } from './url-policy.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 /** What a handler looks at in an IPC event (a subset of Electron's, so tests pass plain objects). */
 export interface SenderInfo {
@@ -67,7 +66,7 @@ export function createCallHandler(backend: CallBackend, trust: Trust, log?: Log)
         return await backend.call(name as CallName, input);
       } catch (error) {
         if (toErrorBody(error).error.code === 'internal') {
-          log?.('error', `${name}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+          log?.('error', `${name}: ${describeError(error, { stack: true })}`);
         }
         throw error;
       }

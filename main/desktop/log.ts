@@ -6,9 +6,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-export type Level = 'info' | 'warn' | 'error';
-export type Log = (level: Level, message: string) => void;
+import type { Log } from '../../shared/log.ts';
 
 export const LOG_MAX_BYTES = 1024 * 1024;
 

@@ -14,6 +14,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { SecretStore } from '../service/real-credentials.ts';
 
 /** The part of Electron's safeStorage this store uses. */
@@ -29,7 +30,7 @@ export interface SafeStorageSecretsOptions {
   file: string;
   safeStorage: SafeStoragePort;
   platform?: NodeJS.Platform;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export const KEYCHAIN = 'the OS keychain';
@@ -65,7 +66,7 @@ export class SafeStorageSecrets implements SecretStore {
         return new SafeStorageSecrets(options, {
           unavailable,
           text: null,
-          readProblem: `${options.file} cannot be read: ${describe(error)}`,
+          readProblem: `${options.file} cannot be read: ${describeError(error)}`,
         });
       }
     }
@@ -88,7 +89,7 @@ export class SafeStorageSecrets implements SecretStore {
       return new SafeStorageSecrets(options, {
         unavailable,
         text: null,
-        readProblem: `the stored token cannot be decrypted (was the OS keychain reset?): ${describe(error)}`,
+        readProblem: `the stored token cannot be decrypted (was the OS keychain reset?): ${describeError(error)}`,
       });
     }
   }
@@ -130,7 +131,7 @@ export class SafeStorageSecrets implements SecretStore {
       writeFileSync(tmp, encrypted, { mode: 0o600 });
       renameSync(tmp, file);
     } catch (error) {
-      log?.('error', `the token could not be written to ${KEYCHAIN}: ${describe(error)}`);
+      log?.('error', `the token could not be written to ${KEYCHAIN}: ${describeError(error)}`);
     }
   }
 }
@@ -147,11 +148,7 @@ async function whyUnavailable(options: SafeStorageSecretsOptions): Promise<strin
   try {
     if (!(await safeStorage.isAsyncEncryptionAvailable())) return `${KEYCHAIN} is not available`;
   } catch (error) {
-    return `${KEYCHAIN} is not available: ${describe(error)}`;
+    return `${KEYCHAIN} is not available: ${describeError(error)}`;
   }
   return null;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

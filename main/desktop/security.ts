@@ -8,9 +8,8 @@
  * Types only from Electron: index.ts applies these to the real objects, tests to fakes.
  */
 import type { Event, HandlerDetails, Session, Shell, WebContents, WindowOpenHandlerResponse } from 'electron';
+import type { Log } from '../../shared/log.ts';
 import { type AppPage, externalLink, isAppPage } from './url-policy.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface SecurityPolicy {
   page: AppPage;

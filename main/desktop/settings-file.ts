@@ -14,6 +14,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Options as ConfOptions } from 'conf';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { KeyValueBackend } from '../store/config-store.ts';
 
 export const SETTINGS_NAME = 'config';
@@ -53,8 +54,6 @@ export interface SettingsStore {
   set<K extends keyof SettingsFile>(key: K, value: SettingsFile[K]): void;
   has(key: string): boolean;
 }
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 /**
  * Format changes, keyed by the app version that makes them; conf runs those above the version the
@@ -118,7 +117,7 @@ export function openSettings<S extends SettingsStore>(
     if (!existsSync(file)) throw error;
     const aside = `${file}.corrupt-${now()}`;
     renameSync(file, aside);
-    return { store: open(), setAside: { file: aside, reason: describe(error) } };
+    return { store: open(), setAside: { file: aside, reason: describeError(error) } };
   }
 }
 
@@ -163,8 +162,4 @@ export function updateDesktopPrefs(store: SettingsStore, changes: Partial<Deskto
   const next = { ...desktopPrefs(store), ...changes };
   store.set('desktop', next);
   return next;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

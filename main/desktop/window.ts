@@ -6,6 +6,7 @@
  * builds a new one that starts from a snapshot.
  */
 import { BrowserWindow, nativeTheme } from 'electron';
+import type { Log } from '../../shared/log.ts';
 import type { WindowPort } from './controller.ts';
 import type { EventPipe } from './ipc.ts';
 import type { AppPage } from './url-policy.ts';
@@ -19,7 +20,7 @@ export interface DashboardWindowOptions {
   /** DevTools can be opened (a checkout; never the installed app). */
   devTools: boolean;
   onClosed(): void;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export class DashboardWindow implements WindowPort {

@@ -4,6 +4,7 @@
  * evaluator and the scheduler; none of them is visible outside main/engine.
  */
 import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { Schedule } from '../../shared/schedule.ts';
 import type { DecisionContext } from './decide.ts';
@@ -28,7 +29,7 @@ export interface EngineDeps {
   store: EngineStore;
   config: EngineConfig;
   /** Diagnostics; never given a credential. */
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export class EngineCore {
@@ -69,7 +70,7 @@ export class EngineCore {
       try {
         l(event);
       } catch (error) {
-        this.deps.log?.('error', `an engine listener failed: ${describe(error)}`);
+        this.deps.log?.('error', `an engine listener failed: ${describeError(error)}`);
       }
     }
   }
@@ -79,8 +80,4 @@ export class EngineCore {
     const durationMs = performance.now() - startedAt;
     this.emit({ type: 'tick', pace, at: this.deps.clock.now(), durationMs, apps });
   }
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,8 @@
  * queued behind the first, and an app asked for while it is evaluated is evaluated again right after.
  */
 import { type Actor, type AppRecord, CAUSES, type HistoryKind } from '../../shared/domain.ts';
-import { describe, type EngineCore } from './core.ts';
+import { describeError } from '../../shared/log.ts';
+import type { EngineCore } from './core.ts';
 import { type Call, type Decision, decide, type Observation } from './decide.ts';
 import type { Journal } from './journal.ts';
 import { type CleverApp, CleverCallError, isNeverDeployed } from './ports.ts';
@@ -93,7 +94,10 @@ export class Evaluator {
       } catch (error) {
         if (!isNeverDeployed(error)) {
           // Not released yet: a sleeping app is never forgotten without its start. Tried again next run.
-          this.journal.noteProblem(record.appId, `the release could not start the app: ${describe(error)}`);
+          this.journal.noteProblem(
+            record.appId,
+            `the release could not start the app: ${describeError(error)}`,
+          );
           return;
         }
       }
@@ -142,7 +146,7 @@ export class Evaluator {
       }
     } catch (error) {
       if (!core.running || (error instanceof CleverCallError && error.kind === 'aborted')) return;
-      this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describe(error)}`);
+      this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describeError(error)}`);
     } finally {
       const latest = core.records.get(appId);
       if (latest) this.evaluated(latest);
@@ -178,13 +182,13 @@ export class Evaluator {
         this.journal.commit(
           latest,
           { cause: CAUSES.neverDeployed, pendingCall: null, notice: null, wakeRequestedAt: null },
-          { to: 'Error', actor: 'reaper', reason: `${CAUSES.neverDeployed} (${describe(error)})` },
+          { to: 'Error', actor: 'reaper', reason: `${CAUSES.neverDeployed} (${describeError(error)})` },
         );
         return;
       }
       // The call may or may not have been carried out: pendingCall stays, and the next run checks
       // Clever Cloud before sending it again.
-      const message = describe(error);
+      const message = describeError(error);
       log?.('warn', `${call} of ${record.appId} failed: ${message}`);
       this.journal.commit(
         latest,

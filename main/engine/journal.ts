@@ -5,7 +5,8 @@
  * unwritten decision; the first write that works again clears the announcement.
  */
 import type { Actor, AppRecord, HistoryEntry, HistoryKind, ReaperState } from '../../shared/domain.ts';
-import { describe, type EngineCore } from './core.ts';
+import { describeError } from '../../shared/log.ts';
+import type { EngineCore } from './core.ts';
 import type { EngineStore } from './ports.ts';
 
 export interface JournalNote {
@@ -119,7 +120,7 @@ export class Journal {
       try {
         this.commit(record, { notice });
       } catch (error) {
-        this.core.deps.log?.('error', `cannot record a problem of ${appId}: ${describe(error)}`);
+        this.core.deps.log?.('error', `cannot record a problem of ${appId}: ${describeError(error)}`);
       }
     }
   }
@@ -129,7 +130,7 @@ export class Journal {
     try {
       this.core.deps.store.commit(change);
     } catch (error) {
-      const problem = `the datastore refused a write: ${describe(error)}`;
+      const problem = `the datastore refused a write: ${describeError(error)}`;
       if (this.storageProblem !== problem) {
         this.storageProblem = problem;
         this.core.deps.log?.('error', problem);

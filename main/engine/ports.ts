@@ -6,6 +6,7 @@
 import type { AppRecord, CleverState, DeploymentState, HistoryEntry } from '../../shared/domain.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Settings } from '../../shared/settings.ts';
+import type { SseEvent } from '../../shared/sse.ts';
 
 export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout>;
 
@@ -49,7 +50,41 @@ export interface CleverOwner {
   name: string;
 }
 
-export interface CleverCloudPort {
+/** An event of the platform's event socket (a deployment beginning or ending, an app stopped...). */
+export interface CleverEvent {
+  /** DEPLOYMENT_ACTION_BEGIN, DEPLOYMENT_ACTION_END, APPLICATION_STOP, ... */
+  type: string;
+  date: string | null;
+  /** The app the event is about (data.appId, or data.id), when it names one. */
+  appId: string | null;
+  data: Record<string, unknown>;
+}
+
+/** How an app's access-log stream is read, and resumed (`lastEventId`). */
+export interface AccessLogOptions {
+  signal?: AbortSignal;
+  lastEventId?: string | null;
+  since?: string;
+  onEvent: (event: SseEvent) => void;
+}
+
+/**
+ * What a port may offer besides the calls: the HTTP client does, the in-process simulator does not.
+ * A session asks for each before it uses it; the engine uses none.
+ */
+export interface CleverCapabilities {
+  /**
+   * Follow an app's access-log stream (server-sent events) until the server ends it or the signal
+   * aborts; rejects with a CleverCallError when it cannot be opened or breaks.
+   */
+  accessLogs?(ownerId: string, appId: string, options: AccessLogOptions): Promise<void>;
+  /** Whether `events` can open the event socket with these credentials (OAuth can, an API token not). */
+  readonly hasEventSocket?: boolean;
+  /** The platform's events, until the socket closes; null when it cannot be opened. */
+  events?(options?: CallOptions): AsyncIterable<CleverEvent> | null;
+}
+
+export interface CleverCloudPort extends CleverCapabilities {
   /** The personal space first, then the organisations the credentials can see. */
   listOwners(options?: CallOptions): Promise<CleverOwner[]>;
   listApplications(ownerId: string, options?: CallOptions): Promise<CleverApp[]>;

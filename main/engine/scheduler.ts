@@ -6,7 +6,8 @@
  */
 import { type AppRecord, isInTransit } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
-import { describe, type EngineCore } from './core.ts';
+import { describeError } from '../../shared/log.ts';
+import type { EngineCore } from './core.ts';
 import { nextDueAt } from './decide.ts';
 import { DueQueue } from './due-queue.ts';
 import type { Evaluator } from './evaluator.ts';
@@ -191,7 +192,7 @@ export class Scheduler {
       return new Map(apps.map((a) => [a.id, a]));
     } catch (error) {
       if (!this.core.running) return null;
-      const message = describe(error);
+      const message = describeError(error);
       this.core.deps.log?.('warn', `cannot list the applications of ${ownerId}: ${message}`);
       if (sweep) this.core.emit({ type: 'owner-unreachable', ownerId, message });
       for (const appId of appIds)

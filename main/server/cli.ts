@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeError, type Log } from '../../shared/log.ts';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DataDirInUseError, type DataDirLock, lockDataDir } from '../store/data-dir.ts';
 import { defaultLimits } from '../traffic/limits.ts';
@@ -205,7 +206,7 @@ async function main(): Promise<void> {
   try {
     options = parseCli(process.argv.slice(2));
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+    console.error(`${describeError(error)}\n\n${USAGE}`);
     process.exit(2);
   }
   if ('help' in options) {
@@ -215,7 +216,7 @@ async function main(): Promise<void> {
   const version = (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version;
-  const log = (level: 'info' | 'warn' | 'error', message: string) => {
+  const log: Log = (level, message) => {
     if (level !== 'info') console.error(`[${level}] ${message}`);
   };
   installLastResort(process, log, (code) => process.exit(code));

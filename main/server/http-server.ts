@@ -20,8 +20,8 @@ import {
   METRICS_PATH,
   matchPath,
 } from '../../shared/api-http.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
-import type { Log } from '../service/session.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
 
@@ -84,7 +84,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       // A refused request is the caller's business: one short line, what it sent cut and escaped.
       // A failure of the server keeps its stack.
       if (status < 500) log?.('info', `${what} answered ${status}: ${oneLine(body.error.message, 200)}`);
-      else log?.('error', `${what}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+      else log?.('error', `${what}: ${describeError(error, { stack: true })}`);
       if (!res.headersSent) sendError(res, body);
       else res.destroy();
     });
@@ -197,7 +197,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         sendError(res, {
           error: {
             code: 'invalid-input',
-            message: `the body is not valid JSON: ${error instanceof Error ? error.message : error}`,
+            message: `the body is not valid JSON: ${describeError(error)}`,
           },
         });
         return INVALID;

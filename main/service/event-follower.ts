@@ -5,6 +5,8 @@
  * the 5-second pace. The socket is reopened after a backoff when it closes or dies; the paces still
  * do everything without it.
  */
+
+import { describeError, type Log } from '../../shared/log.ts';
 import type { CleverEvent } from '../clever/events.ts';
 import { EventSocketRefused } from '../clever/events.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -16,7 +18,7 @@ const RECHECK_MS = 1000;
 export class EventFollower {
   private readonly engine: Engine;
   private readonly source: EventSource;
-  private readonly log: ((level: 'info' | 'warn', message: string) => void) | undefined;
+  private readonly log: Log | undefined;
   private readonly controller = new AbortController();
   private loop: Promise<void> = Promise.resolve();
   private timers = new Set<ReturnType<typeof setTimeout>>();
@@ -26,7 +28,7 @@ export class EventFollower {
   constructor(options: {
     engine: Engine;
     source: EventSource;
-    log?: (level: 'info' | 'warn', message: string) => void;
+    log?: Log;
   }) {
     this.engine = options.engine;
     this.source = options.source;
@@ -58,8 +60,7 @@ export class EventFollower {
           this.log?.('warn', `${error.message}: following deployments by polling only`);
           return;
         }
-        if (!signal.aborted)
-          this.log?.('warn', `event socket: ${error instanceof Error ? error.message : error}`);
+        if (!signal.aborted) this.log?.('warn', `event socket: ${describeError(error)}`);
       }
       this.connected = false;
       if (signal.aborted) return;

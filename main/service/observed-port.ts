@@ -4,14 +4,24 @@
  * client (the demo's in-process simulator), each call as the client's `onCall` reports it, for the
  * metrics. An observer that throws is logged, never felt by the engine.
  */
+
+import { describeError, type Log } from '../../shared/log.ts';
 import type { CallRecord } from '../clever/client.ts';
-import { type CleverApp, CleverCallError, type CleverCloudPort } from '../engine/ports.ts';
+import {
+  type CleverApp,
+  CleverCallError,
+  type CleverCapabilities,
+  type CleverCloudPort,
+} from '../engine/ports.ts';
+
+/** The calls of the port (what the engine makes), without the capabilities the session uses. */
+type PortCall = Exclude<keyof CleverCloudPort, keyof CleverCapabilities>;
 
 export interface PortObservers {
   onApps?: (apps: readonly CleverApp[]) => void;
   /** Calls as CleverClient's onCall names them; leave out for the HTTP client (it reports itself). */
   onCall?: (call: CallRecord) => void;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 const ENDPOINTS = {
@@ -21,17 +31,17 @@ const ENDPOINTS = {
   listDeployments: 'GET /v2/organisations/:XXX/applications/:XXX/deployments',
   startApplication: 'POST /v2/organisations/:XXX/applications/:XXX/instances',
   stopApplication: 'DELETE /v2/organisations/:XXX/applications/:XXX/instances',
-} as const satisfies Record<keyof CleverCloudPort, string>;
+} as const satisfies Record<PortCall, string>;
 
 export function observedPort(port: CleverCloudPort, observers: PortObservers): CleverCloudPort {
   const safely = (what: string, fn: () => void) => {
     try {
       fn();
     } catch (error) {
-      observers.log?.('warn', `${what}: ${error instanceof Error ? error.message : error}`);
+      observers.log?.('warn', `${what}: ${describeError(error)}`);
     }
   };
-  const timed = async <T>(name: keyof CleverCloudPort, run: () => Promise<T>): Promise<T> => {
+  const timed = async <T>(name: PortCall, run: () => Promise<T>): Promise<T> => {
     const onCall = observers.onCall;
     if (!onCall) return run();
     const started = performance.now();

@@ -8,12 +8,14 @@
  *   new RealCredentials({ ..., onCall: ops.metrics.onCall });  // the HTTP client's calls
  *   new ReaperService({ ..., sessions: ops.sessions(sessions), operations: ops });
  */
+
+import type { Log } from '../../shared/log.ts';
 import { WebhookDispatcher } from '../alerts/webhooks.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';
 import { AppFactsRecorder } from '../store/app-facts.ts';
 import { HistoryRetention } from '../store/retention.ts';
 import { observedPort } from './observed-port.ts';
-import type { Log, Session, SessionFactory, SessionOptions } from './session.ts';
+import type { Session, SessionFactory, SessionOptions } from './session.ts';
 
 export interface OperationsOptions {
   version: string;

@@ -14,9 +14,21 @@ import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ConnectInput, CredentialsStatus } from '../../shared/api.ts';
+import { assertNever } from '../../shared/domain.ts';
 import { InputError } from '../../shared/errors.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
-import { type Credentials, discoverCredentials, operatorCredentials } from '../clever/credentials.ts';
+import {
+  type CleverEndpoints,
+  type CredentialSource,
+  type Credentials,
+  cleverToolsCredentials,
+  discoverCredentials,
+  environmentCredentials,
+  type LoginFileLocation,
+  operatorCredentials,
+  resolveEndpoints,
+} from '../clever/credentials.ts';
 import { CleverCallError, type CleverCloudPort } from '../engine/ports.ts';
 import type { CredentialsManager } from './credentials.ts';
 
@@ -74,21 +86,28 @@ export interface RealCredentialsOptions {
   home?: string;
   /** Every Clever Cloud call, for metrics. */
   onCall?: (call: CallRecord) => void;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export class RealCredentials implements CredentialsManager {
   private readonly options: RealCredentialsOptions;
+  private readonly env: NodeJS.ProcessEnv;
+  /** The API hosts and the OAuth consumer, from the flag and the environment, once. */
+  private readonly endpoints: CleverEndpoints;
+  private readonly loginFile: LoginFileLocation;
   private current: { credentials: Credentials; account: string | null } | null = null;
   private problem: string | null = null;
   private invalid = false;
 
   constructor(options: RealCredentialsOptions) {
     this.options = options;
-  }
-
-  private get env(): NodeJS.ProcessEnv {
-    return this.options.env ?? process.env;
+    this.env = options.env ?? process.env;
+    this.endpoints = resolveEndpoints(this.env, options.apiUrl);
+    this.loginFile = {
+      env: this.env,
+      platform: options.platform ?? process.platform,
+      home: options.home ?? homedir(),
+    };
   }
 
   private kept(): Kept | null {
@@ -96,7 +115,7 @@ export class RealCredentials implements CredentialsManager {
     try {
       text = this.options.secrets.load();
     } catch (error) {
-      this.problem = `the stored credentials cannot be read: ${describe(error)}`;
+      this.problem = `the stored credentials cannot be read: ${describeError(error)}`;
       return null;
     }
     if (text === null) return null;
@@ -110,33 +129,28 @@ export class RealCredentials implements CredentialsManager {
     return null;
   }
 
-  /** Everything found on this machine, in the documented order; `env` without variables to skip them. */
-  private discover(env: NodeJS.ProcessEnv = this.env) {
-    return discoverCredentials({
-      env,
-      platform: this.options.platform ?? process.platform,
-      home: this.options.home ?? homedir(),
-      apiHost: this.options.apiUrl ?? undefined,
-    });
+  /** Everything found on this machine, in the documented order. */
+  private discover() {
+    return discoverCredentials({ ...this.loginFile, endpoints: this.endpoints });
   }
 
   private pasted(token: string, secret: string | undefined): Credentials {
-    const { OAUTH_CONSUMER_KEY: consumerKey, OAUTH_CONSUMER_SECRET: consumerSecret } = this.env;
-    return operatorCredentials(secret ? { kind: 'oauth1', token, secret } : { kind: 'api-token', token }, {
-      ...this.hosts(),
-      ...(consumerKey && consumerSecret ? { consumerKey, consumerSecret } : {}),
-    });
+    const input = secret ? { kind: 'oauth1' as const, token, secret } : { kind: 'api-token' as const, token };
+    return operatorCredentials(input, this.endpoints);
   }
 
-  private hosts(): { apiHost?: string; bridgeHost?: string } {
-    const url = this.options.apiUrl ?? this.env.API_HOST;
-    return url ? { apiHost: url, bridgeHost: url } : {};
+  /** The credentials of one source only (the operator chose it), or null when it has none. */
+  private async bySource(source: 'clever-tools' | 'environment'): Promise<Credentials | null> {
+    const found =
+      source === 'environment'
+        ? environmentCredentials(this.env, this.endpoints)
+        : await cleverToolsCredentials(this.loginFile, this.endpoints);
+    return found.credentials;
   }
 
   private client(credentials: Credentials): CleverClient {
     return new CleverClient({
       credentials,
-      apiHost: this.options.apiUrl ?? undefined,
       ...(this.options.onCall ? { onCall: this.options.onCall } : {}),
     });
   }
@@ -161,7 +175,7 @@ export class RealCredentials implements CredentialsManager {
       }
       // Offline, or Clever Cloud down: keep them, say so, and let the engine retry.
       this.current = { credentials, account: null };
-      this.problem = `the credentials could not be checked yet: ${describe(error)}`;
+      this.problem = `the credentials could not be checked yet: ${describeError(error)}`;
     }
     return client;
   }
@@ -182,20 +196,10 @@ export class RealCredentials implements CredentialsManager {
     try {
       return await this.verify(chosen, 'credentials');
     } catch (error) {
-      this.problem = describe(error);
+      this.problem = describeError(error);
       this.options.log?.('warn', `Clever Cloud credentials (${chosen.detail}): ${this.problem}`);
       return null;
     }
-  }
-
-  /** The credentials of one source only (the operator chose it), or null when it has none. */
-  private async bySource(source: 'clever-tools' | 'environment'): Promise<Credentials | null> {
-    const env = this.env;
-    if (source === 'environment' && !(env.CLEVER_TOKEN && env.CLEVER_SECRET)) return null;
-    const found = await this.discover(
-      source === 'environment' ? env : { ...env, CLEVER_TOKEN: undefined, CLEVER_SECRET: undefined },
-    );
-    return found.credentials?.source === source ? found.credentials : null;
   }
 
   async connect(input: ConnectInput): Promise<CleverCloudPort> {
@@ -221,27 +225,21 @@ export class RealCredentials implements CredentialsManager {
     try {
       this.options.secrets.save(JSON.stringify(kept));
     } catch (error) {
-      this.problem = `connected, but the credentials could not be kept for the next start: ${describe(error)}`;
+      this.problem = `connected, but the credentials could not be kept for the next start: ${describeError(error)}`;
     }
     return client;
   }
 
   async status(): Promise<CredentialsStatus> {
-    const env = this.env;
-    const cleverTools = await this.discover({ ...env, CLEVER_TOKEN: undefined, CLEVER_SECRET: undefined });
+    const cleverTools = await cleverToolsCredentials(this.loginFile, this.endpoints);
     const source = this.current?.credentials.source;
     return {
       state: this.current && !this.invalid ? 'connected' : this.invalid ? 'invalid' : 'none',
-      source:
-        source === 'operator'
-          ? 'pasted'
-          : source === 'environment' || source === 'clever-tools'
-            ? source
-            : null,
+      source: source ? shownSource(source) : null,
       account: this.current?.account ?? null,
       found: {
-        environment: Boolean(env.CLEVER_TOKEN && env.CLEVER_SECRET),
-        cleverTools: cleverTools.credentials?.source === 'clever-tools',
+        environment: environmentCredentials(this.env, this.endpoints).credentials !== null,
+        cleverTools: cleverTools.credentials !== null,
       },
       storage: source === 'operator' ? this.options.secrets.description : null,
       problem: this.problem,
@@ -250,6 +248,17 @@ export class RealCredentials implements CredentialsManager {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** A source as the dashboard names it (a demo's credentials are none of the operator's). */
+function shownSource(source: CredentialSource): CredentialsStatus['source'] {
+  switch (source) {
+    case 'operator':
+      return 'pasted';
+    case 'environment':
+    case 'clever-tools':
+      return source;
+    case 'demo':
+      return null;
+    default:
+      return assertNever(source);
+  }
 }

@@ -3,6 +3,7 @@ import type { ReaperEvent } from '../../shared/api.ts';
 import { ApiError, ConflictError, UnavailableError } from '../../shared/api-errors.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../shared/errors.ts';
+import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { demoService } from '../testing/demo-service.ts';
 import type { ReaperService } from './reaper-service.ts';
 
@@ -190,6 +191,19 @@ describe('the reaper service', () => {
     expect(seqs.length).toBeGreaterThan(0);
     expect(seqs.every((seq, i) => seq === before.seq + i + 1)).toBe(true);
     expect((await api.snapshot()).seq).toBe(seqs.at(-1));
+  });
+
+  it('reads Clever Cloud again when asked to reconcile, and does nothing without a session', async () => {
+    const { service } = await start();
+    const port = service.current?.clever;
+    if (!(port instanceof InProcessCleverPort)) throw new Error('the test demo runs in-process');
+    const reads = () => port.calls.get('listApplications') ?? 0;
+    const before = reads();
+    await service.reconcile();
+    expect(reads()).toBeGreaterThan(before);
+    const { service: disconnected } = await start('account');
+    expect(disconnected.mode).toBe('disconnected');
+    await expect(disconnected.reconcile()).resolves.toBeUndefined();
   });
 
   it('names the call that does not exist', async () => {

@@ -3,16 +3,15 @@
  * transports (HTTP + SSE in main/server, IPC in the desktop shell) call. Transport-agnostic: every
  * input arrives raw and is parsed here with the shared schemas, every error is typed (InputError
  * names the field, NotFoundError, ConflictError, UnavailableError, TimeoutError).
+ *
+ * The service holds the session, numbers and pushes the events; the calls themselves live in
+ * calls/, grouped by subject and typed by the contract.
  */
 import {
-  type AppDetail,
-  type AppView,
   apiFromInvoke,
   CALL_SCHEMAS,
   type CallName,
   type CallOutput,
-  type CallOutputs,
-  type Owner,
   type ParsedInput,
   type ReaperApi,
   type ReaperEvent,
@@ -20,30 +19,24 @@ import {
   type ReaperStatus,
   type SessionMode,
 } from '../../shared/api.ts';
-import { ConflictError, TimeoutError, UnavailableError } from '../../shared/api-errors.ts';
-import { matchesFilter, toAppView } from '../../shared/app-view.ts';
-import type { AppRecord } from '../../shared/domain.ts';
-import { DAY, MINUTE } from '../../shared/durations.ts';
+import { UnavailableError } from '../../shared/api-errors.ts';
+import { assertNever } from '../../shared/domain.ts';
 import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
-import {
-  EXPORT_FORMATS,
-  type ExportFormat,
-  exportFileName,
-  historyFilterSchema,
-} from '../../shared/history.ts';
-import { nextTransitions } from '../../shared/schedule.ts';
-import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
-import { sleepDueAt } from '../engine/decide.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
-import { expectedWakeMs, transitionDurationsOf } from '../reports/durations.ts';
-import { EXPORT_CONTENT_TYPES, exportHistory } from '../reports/history-export.ts';
-import { loadSavingsReport } from '../reports/savings-report.ts';
-import { queryHistory } from '../store/history-queries.ts';
+import { expectedWakeMs } from '../reports/durations.ts';
+import { AppViews } from './app-views.ts';
+import { accountCalls } from './calls/account-calls.ts';
+import { appCalls } from './calls/app-calls.ts';
+import { type CallContext, type Handlers, needSession } from './calls/context.ts';
+import { type HistoryFile, historyFile, reportCalls } from './calls/report-calls.ts';
+import { routeCalls } from './calls/route-calls.ts';
+import { settingsCalls } from './calls/settings-calls.ts';
 import type { CredentialsManager } from './credentials.ts';
 import type { Operations } from './operations.ts';
 import { RIVAL_WINDOW_MS, RivalDetector } from './rival-detector.ts';
-import type { Log, Session, SessionFactory } from './session.ts';
+import type { Session, SessionFactory } from './session.ts';
 
 export interface ReaperServiceDeps {
   sessions: SessionFactory;
@@ -58,17 +51,12 @@ export interface ReaperServiceDeps {
   notices?: () => string[];
 }
 
-type Handlers = { [K in CallName]: (input: ParsedInput<K>) => Promise<CallOutputs[K]> };
-
-/** The longest "keep awake until". */
-const MAX_KEEP_AWAKE_MS = 30 * DAY;
-
 export class ReaperService {
   private readonly deps: ReaperServiceDeps;
   private session: Session | null = null;
   private unwire: (() => void)[] = [];
   private readonly listeners = new Set<ReaperListener>();
-  private owners = new Map<string, string>();
+  private readonly appViews = new AppViews();
   private switching: Promise<void> = Promise.resolve();
   private appsPushQueued = false;
   /** The sequence number of the last event emitted. */
@@ -76,9 +64,41 @@ export class ReaperService {
   private closed = false;
   /** Signs of another engine acting on the same apps (outside stops and starts, repeated). */
   private rivals = new RivalDetector();
+  private readonly handlers: Handlers;
 
   constructor(deps: ReaperServiceDeps) {
     this.deps = deps;
+    const self = this;
+    const ctx: CallContext = {
+      get session() {
+        return self.session;
+      },
+      get seq() {
+        return self.seq;
+      },
+      sessions: deps.sessions,
+      credentials: deps.credentials,
+      need: () => needSession(this.session),
+      status: () => this.status(),
+      view: (s, record) => this.appViews.view(s, record),
+      views: (s) => this.appViews.all(s),
+      rememberOwners: (owners) => {
+        if (this.appViews.setOwners(owners)) this.queueAppsPush();
+      },
+      switchTo: (open) => this.switchTo(open),
+      operations: () => {
+        const ops = this.deps.operations;
+        if (!ops) throw new UnavailableError('team alerts are not available in this shell');
+        return ops;
+      },
+    };
+    this.handlers = {
+      ...accountCalls(ctx),
+      ...appCalls(ctx),
+      ...routeCalls(ctx),
+      ...settingsCalls(ctx),
+      ...reportCalls(ctx),
+    };
   }
 
   /** Open the first session: the demo, or the account whose credentials are found (if any). */
@@ -88,7 +108,7 @@ export class ReaperService {
       return;
     }
     const clever = await this.deps.credentials.open().catch((error: unknown) => {
-      this.deps.log?.('warn', `the Clever Cloud credentials cannot be used: ${describe(error)}`);
+      this.deps.log?.('warn', `the Clever Cloud credentials cannot be used: ${describeError(error)}`);
       return null;
     });
     if (clever) await this.switchTo(() => this.deps.sessions.account(clever));
@@ -115,6 +135,14 @@ export class ReaperService {
   clock(): { now: number; timeScale: number } {
     const s = this.session;
     return { now: s ? s.clock.now() : Date.now(), timeScale: s ? s.timeScale : 1 };
+  }
+
+  /**
+   * Read Clever Cloud again now and act on what changed (the desktop, when the computer wakes from
+   * sleep: apps may have been stopped or started meanwhile). Nothing to do without a session.
+   */
+  async reconcile(): Promise<void> {
+    await this.session?.engine.reconcileNow();
   }
 
   subscribe(listener: ReaperListener): () => void {
@@ -162,19 +190,8 @@ export class ReaperService {
    * The filtered history as a file, produced a page at a time: the transport streams `chunks`
    * (GET /api/history?format=csv). The input is checked before anything is produced.
    */
-  historyExport(raw: unknown): { filename: string; contentType: string; chunks: Iterable<string> } {
-    const { format, ...rest } = (raw ?? {}) as Record<string, unknown>;
-    if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
-      throw new InputError([{ field: 'format', message: 'csv or json' }]);
-    }
-    const filter = parseInput(historyFilterSchema, rest);
-    const s = this.need();
-    const f = format as ExportFormat;
-    return {
-      filename: exportFileName(f, s.clock.now()),
-      contentType: EXPORT_CONTENT_TYPES[f],
-      chunks: exportHistory(s.store.db, filter, f),
-    };
+  historyExport(raw: unknown): HistoryFile {
+    return historyFile(raw, () => needSession(this.session));
   }
 
   /** The ReaperApi served in-process (tests, and a shell that needs no transport). */
@@ -185,210 +202,7 @@ export class ReaperService {
     );
   }
 
-  // ---- the calls -------------------------------------------------------------------------------
-
-  private readonly handlers: Handlers = {
-    snapshot: async () => {
-      const status = await this.status();
-      // Everything below in one synchronous step, so that `seq` says exactly what it includes.
-      const s = this.session;
-      return {
-        seq: this.seq,
-        status,
-        apps: s ? this.views(s) : [],
-        routes: s ? [...s.config.routes()] : [],
-        settings: s ? s.config.settings() : DEFAULT_SETTINGS,
-      };
-    },
-
-    status: () => this.status(),
-
-    listApps: async (filter) => {
-      const s = this.need();
-      return this.views(s).filter((v) => matchesFilter(v, filter));
-    },
-
-    getApp: async ({ appId }) => {
-      const s = this.need();
-      const record = this.record(s, appId);
-      const routing = s.engine.routingOf(appId);
-      const ranges = routing?.ranges ?? [];
-      const detail: AppDetail = {
-        app: this.view(s, record),
-        routes: s.config.routes().filter((r) => r.appId === appId),
-        ranges,
-        nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
-        traffic: s.traffic.appTraffic(appId),
-        durations: transitionDurationsOf(s.store, appId),
-      };
-      return detail;
-    },
-
-    history: async ({ appId, limit, since }) => {
-      const s = this.need();
-      const entries = s.store.historyOf(appId, limit);
-      if (entries.length === 0 && !s.engine.get(appId)) throw new NotFoundError(`app ${appId}`);
-      return since === undefined ? entries : entries.filter((e) => e.at >= since);
-    },
-
-    reset: async ({ appId }) => {
-      const s = this.need();
-      this.record(s, appId);
-      return this.view(s, await s.engine.reset(appId));
-    },
-
-    wake: async ({ appId, source, wait, timeoutMs }) => {
-      const s = this.need();
-      const before = this.record(s, appId);
-      if (before.state === 'Error') {
-        throw new ConflictError(`the app is in Error (${before.cause}): reset it once the problem is fixed`);
-      }
-      s.traffic.stats.counted(appId, source);
-      await s.engine.wake(appId, source);
-      if (!wait) return this.view(s, this.record(s, appId));
-      const limit = timeoutMs ?? s.config.settings().failTimeoutMs + MINUTE;
-      let reached: AppRecord;
-      try {
-        reached = await s.engine.waitFor(appId, ['Up', 'Error'], limit);
-      } catch (error) {
-        if (!s.engine.get(appId)) throw new ConflictError('the app was released while waking up');
-        throw new TimeoutError(describe(error));
-      }
-      if (reached.state === 'Error') throw new ConflictError(`the app went to Error: ${reached.cause}`);
-      return this.view(s, reached);
-    },
-
-    keepAwake: async ({ appId, until, source }) => {
-      const s = this.need();
-      this.record(s, appId);
-      const now = s.clock.now();
-      if (until !== null && until <= now) {
-        throw new InputError([{ field: 'until', message: 'this time is already past' }]);
-      }
-      if (until !== null && until > now + MAX_KEEP_AWAKE_MS) {
-        throw new InputError([{ field: 'until', message: 'at most 30 days from now' }]);
-      }
-      return this.view(s, await s.engine.keepAwake(appId, until, source));
-    },
-
-    release: async ({ appId }) => {
-      const s = this.need();
-      this.record(s, appId);
-      const disabledRoutes = s.config.disableRoutesOf(appId);
-      await s.engine.releaseNow(appId);
-      return { appId, disabledRoutes };
-    },
-
-    listRoutes: async ({ appId }) => {
-      const s = this.need();
-      return s.config.routes().filter((r) => appId === undefined || r.appId === appId);
-    },
-
-    getRoute: async ({ routeId }) => this.need().config.route(routeId),
-
-    createRoute: async (input) => {
-      const s = this.need();
-      await this.checkApp(s, input.ownerId, input.appId);
-      return s.config.createRoute(input);
-    },
-
-    updateRoute: async ({ routeId, changes }) => {
-      const s = this.need();
-      const current = s.config.route(routeId);
-      if (changes.appId !== undefined || changes.ownerId !== undefined) {
-        await this.checkApp(s, changes.ownerId ?? current.ownerId, changes.appId ?? current.appId);
-      }
-      return s.config.updateRoute(routeId, changes);
-    },
-
-    deleteRoute: async ({ routeId }) => {
-      this.need().config.deleteRoute(routeId);
-      return { deleted: routeId };
-    },
-
-    getSettings: async () => this.need().config.settings(),
-
-    updateSettings: async (patch) => this.need().config.updateSettings(patch),
-
-    listOwners: async () => {
-      const s = this.need();
-      const owners = await s.clever.listOwners();
-      this.rememberOwners(owners);
-      return owners.map((o) => ({ id: o.id, name: o.name }));
-    },
-
-    listOwnerApps: async ({ ownerId }) => {
-      const s = this.need();
-      let apps: Awaited<ReturnType<typeof s.clever.listApplications>>;
-      try {
-        apps = await s.clever.listApplications(ownerId);
-      } catch (error) {
-        if (error instanceof CleverCallError && (error.kind === 'not-found' || error.kind === 'forbidden')) {
-          throw new NotFoundError(`owner ${ownerId}`);
-        }
-        throw error;
-      }
-      const routes = s.config.routes();
-      return apps
-        .map((a) => ({
-          id: a.id,
-          name: a.name,
-          ownerId,
-          cleverState: String(a.state),
-          routeIds: routes.filter((r) => r.appId === a.id).map((r) => r.id),
-        }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    },
-
-    credentials: () => this.deps.credentials.status(),
-
-    connect: async (input) => {
-      const clever = await this.deps.credentials.connect(input);
-      await this.switchTo(() => this.deps.sessions.account(clever));
-      return this.status();
-    },
-
-    startDemo: async () => {
-      if (this.session?.mode !== 'demo') await this.switchTo(() => this.deps.sessions.demo());
-      return this.status();
-    },
-
-    historyQuery: async (query) => queryHistory(this.need().store.db, query),
-
-    routeTransitions: async ({ routeId, count }) => {
-      const s = this.need();
-      const route = s.config.route(routeId);
-      return route.enabled ? nextTransitions(route.ranges, s.clock.now(), count) : [];
-    },
-
-    previewRanges: async ({ ranges, count }) =>
-      nextTransitions(ranges, this.session?.clock.now() ?? Date.now(), count),
-
-    savings: async ({ timeZone }) => {
-      const s = this.need();
-      return loadSavingsReport({
-        store: s.store,
-        now: s.clock.now(),
-        timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-        settings: s.config.settings(),
-        managed: new Map(s.engine.list().map((r) => [r.appId, r.name])),
-        nextMustBeUpAfter: (appId, t) => s.engine.scheduleOf(appId).nextStartAfter(t),
-      });
-    },
-
-    webhookStatus: async () => this.operations().webhooks.status(),
-
-    testWebhook: async ({ url, format }) =>
-      this.operations().webhooks.test({ url, format }, this.session?.clock.now() ?? Date.now()),
-  };
-
-  private operations(): NonNullable<ReaperServiceDeps['operations']> {
-    const ops = this.deps.operations;
-    if (!ops) throw new UnavailableError('team alerts are not available in this shell');
-    return ops;
-  }
-
-  // ---- helpers ---------------------------------------------------------------------------------
+  // ---- the session and its events --------------------------------------------------------------
 
   private async status(): Promise<ReaperStatus> {
     const s = this.session;
@@ -421,65 +235,13 @@ export class ReaperService {
     void this.status().then((status) => this.emit({ type: 'status', status }));
   }
 
-  /** The session, or "connect an account first". */
-  private need(): Session {
-    if (!this.session) {
-      throw new UnavailableError('no Clever Cloud account is connected: connect one, or try the demo');
-    }
-    return this.session;
-  }
-
-  private record(s: Session, appId: string): AppRecord {
-    const record = s.engine.get(appId);
-    if (!record) throw new NotFoundError(`app ${appId}`);
-    return record;
-  }
-
-  /** A route must point at an app Clever Cloud knows, under that owner. */
-  private async checkApp(s: Session, ownerId: string, appId: string): Promise<void> {
-    let app: Awaited<ReturnType<typeof s.clever.getApplication>>;
-    try {
-      app = await s.clever.getApplication(ownerId, appId);
-    } catch (error) {
-      if (error instanceof CleverCallError && (error.kind === 'not-found' || error.kind === 'forbidden')) {
-        app = null;
-      } else {
-        throw new UnavailableError(`the app cannot be checked on Clever Cloud: ${describe(error)}`);
-      }
-    }
-    if (!app) {
-      throw new InputError([
-        { field: 'appId', message: `Clever Cloud knows no app ${appId} owned by ${ownerId}` },
-      ]);
-    }
-  }
-
-  view(s: Session, record: AppRecord): AppView {
-    const now = s.clock.now();
-    const ctx = {
-      now,
-      settings: s.config.settings(),
-      routing: s.engine.routingOf(record.appId),
-      schedule: s.engine.scheduleOf(record.appId),
-    };
-    return toAppView(record, {
-      ...ctx,
-      ownerName: this.owners.get(record.ownerId) ?? null,
-      sleepDueAt: record.state === 'Up' ? sleepDueAt(record, ctx) : null,
-    });
-  }
-
-  private views(s: Session): AppView[] {
-    return s.engine.list().map((r) => this.view(s, r));
-  }
-
   private emit(event: ReaperEvent): void {
     const seq = ++this.seq;
     for (const listener of this.listeners) {
       try {
         listener(event, seq);
       } catch (error) {
-        this.deps.log?.('error', `a listener failed: ${describe(error)}`);
+        this.deps.log?.('error', `a listener failed: ${describeError(error)}`);
       }
     }
   }
@@ -491,15 +253,8 @@ export class ReaperService {
     setTimeout(() => {
       this.appsPushQueued = false;
       const s = this.session;
-      if (s) this.emit({ type: 'apps', apps: this.views(s) });
+      if (s) this.emit({ type: 'apps', apps: this.appViews.all(s) });
     }, 0);
-  }
-
-  private rememberOwners(owners: readonly Owner[]): void {
-    const next = new Map(owners.map((o) => [o.id, o.name]));
-    const changed = next.size !== this.owners.size || [...next].some(([id, n]) => this.owners.get(id) !== n);
-    this.owners = next;
-    if (changed) this.queueAppsPush();
   }
 
   /** Replace the session (one switch at a time); listeners hear 'session' and fetch the snapshot. */
@@ -514,9 +269,11 @@ export class ReaperService {
       void session.clever
         .listOwners()
         .then((owners) => {
-          if (this.session === session) this.rememberOwners(owners);
+          if (this.session === session && this.appViews.setOwners(owners)) this.queueAppsPush();
         })
-        .catch((error: unknown) => this.deps.log?.('warn', `cannot list the owners: ${describe(error)}`));
+        .catch((error: unknown) =>
+          this.deps.log?.('warn', `cannot list the owners: ${describeError(error)}`),
+        );
     });
     this.switching = run.catch(() => undefined);
     return run;
@@ -527,7 +284,7 @@ export class ReaperService {
     this.unwire = [];
     const s = this.session;
     this.session = null;
-    this.owners = new Map();
+    this.appViews.clear();
     if (s) await s.close();
   }
 
@@ -538,7 +295,7 @@ export class ReaperService {
       s.engine.on((e) => {
         switch (e.type) {
           case 'app':
-            this.emit({ type: 'app', app: this.view(s, e.record) });
+            this.emit({ type: 'app', app: this.appViews.view(s, e.record) });
             break;
           case 'history': {
             this.emit(e);
@@ -563,6 +320,8 @@ export class ReaperService {
             break;
           case 'tick':
             break;
+          default:
+            assertNever(e);
         }
       }),
       s.config.onChange((change) => {
@@ -583,8 +342,4 @@ function translate(error: unknown): unknown {
     return new UnavailableError(`Clever Cloud could not be reached or refused the call: ${error.message}`);
   }
   return error;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

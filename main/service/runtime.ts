@@ -4,6 +4,7 @@
  * window, IPC, tray and notifications: the two shells differ only there.
  */
 import { join } from 'node:path';
+import type { Log } from '../../shared/log.ts';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import type { ScenarioName } from '../simulator/scenarios.ts';
@@ -14,7 +15,7 @@ import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from '
 import { Operations, type OperationsOptions } from './operations.ts';
 import { OwnerOnlyFileSecrets, RealCredentials, type SecretStore } from './real-credentials.ts';
 import { ReaperService } from './reaper-service.ts';
-import { createSessionFactory, type Log } from './session.ts';
+import { createSessionFactory } from './session.ts';
 
 export interface RuntimeOptions {
   /** Run the embedded simulator's scenario instead of a Clever Cloud account. */

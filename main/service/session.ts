@@ -9,6 +9,7 @@
  * Both follow the access logs of their apps and run the wake proxy while a route has host names.
  */
 
+import type { Log } from '../../shared/log.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
@@ -24,8 +25,6 @@ import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
 import { EventFollower, type EventSource } from './event-follower.ts';
-
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 export interface Session {
   mode: 'demo' | 'account';
@@ -81,13 +80,15 @@ export interface SessionOptions {
 
 /** The access-log stream of a port that has one (the real client does). */
 function accessLogsOf(clever: CleverCloudPort): AccessLogSource | null {
-  return clever instanceof CleverClient ? (owner, app, o) => clever.accessLogs(owner, app, o) : null;
+  const follow = clever.accessLogs?.bind(clever);
+  return follow ? (owner, app, o) => follow(owner, app, o) : null;
 }
 
 /** The event socket of a port that has one (the real client, with OAuth credentials). */
 function eventsOf(clever: CleverCloudPort): EventSource | null {
-  if (!(clever instanceof CleverClient) || !clever.hasEventSocket) return null;
-  return (signal) => clever.events({ signal }) ?? [];
+  const events = clever.events?.bind(clever);
+  if (!events || !clever.hasEventSocket) return null;
+  return (signal) => events({ signal }) ?? [];
 }
 
 interface Parts {

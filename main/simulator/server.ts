@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { CleverState } from '../../shared/domain.ts';
 import { escapeHtml } from '../../shared/html.ts';
+import { describeError } from '../../shared/log.ts';
 import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
 import { SimError } from './model.ts';
 import {
@@ -610,7 +611,7 @@ function createControl(
       }
       return json(ctx, 404, { error: `no control route ${method} ${path}` });
     } catch (error) {
-      return json(ctx, 400, { error: error instanceof Error ? error.message : String(error) });
+      return json(ctx, 400, { error: describeError(error) });
     }
   };
 }

@@ -15,6 +15,7 @@ import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { describeError } from '../../shared/log.ts';
 
 export const LOCK_FILE = 'reaper.lock';
 export const OWNER_FILE = 'reaper.pid';
@@ -29,7 +30,7 @@ export function restrictDataDir(dir: string): string[] {
     try {
       if ((statSync(path).mode & 0o777) !== mode) chmodSync(path, mode);
     } catch (error) {
-      problems.push(`${path} could not be made private (${describe(error)})`);
+      problems.push(`${path} could not be made private (${describeError(error)})`);
     }
   };
   restrict(dir, 0o700);
@@ -79,7 +80,7 @@ export function lockDataDir(dir: string, now: () => number = Date.now): DataDirL
     db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (at INTEGER); DELETE FROM held; COMMIT;');
   } catch (error) {
     db.close();
-    if (/locked|busy/i.test(describe(error))) throw new DataDirInUseError(dir, ownerOf(dir));
+    if (/locked|busy/i.test(describeError(error))) throw new DataDirInUseError(dir, ownerOf(dir));
     throw error;
   }
   restrictFile(file);
@@ -109,8 +110,4 @@ function ownerOf(dir: string): string {
   } catch {
     return 'another Clever Reaper';
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

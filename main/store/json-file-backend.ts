@@ -10,6 +10,7 @@
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InsufficientStorageError, UnavailableError } from '../../shared/api-errors.ts';
+import { describeError } from '../../shared/log.ts';
 import type { KeyValueBackend } from './config-store.ts';
 
 export class JsonFileBackend implements KeyValueBackend {
@@ -39,7 +40,7 @@ export class JsonFileBackend implements KeyValueBackend {
         renameSync(file, aside);
         chmodSync(aside, 0o600);
         this.setAside = aside;
-        const reason = text.trim() === '' ? 'the file is empty' : describe(error);
+        const reason = text.trim() === '' ? 'the file is empty' : describeError(error);
         this.damage = { file: aside, reason };
       }
     }
@@ -102,8 +103,4 @@ function shaped(parsed: unknown): Record<string, unknown> {
     throw new Error('settings is not an object');
   }
   return data;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@
  *   on an in-memory datastore, with the reason, so the dashboard and the logs can say it loudly.
  */
 import { existsSync, renameSync, statSync } from 'node:fs';
+import { describeError } from '../../shared/log.ts';
 import { Datastore } from './datastore.ts';
 
 export interface OpenedDatastore {
@@ -21,10 +22,6 @@ const CORRUPT = new Set([11, 26]); // SQLITE_CORRUPT, SQLITE_NOTADB
 function sqliteCode(error: unknown): number | null {
   const code = (error as { errcode?: unknown })?.errcode;
   return typeof code === 'number' ? code & 0xff : null;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function check(store: Datastore): void {
@@ -61,7 +58,7 @@ export function openDatastore(file: string, now: () => number = Date.now): Opene
         const fresh = new Datastore(file);
         return {
           store: fresh,
-          problem: `The datastore was damaged (${describe(error)}). It was kept aside as ${aside} and a new one started: every app is read again from Clever Cloud; the earlier history is in the kept file.`,
+          problem: `The datastore was damaged (${describeError(error)}). It was kept aside as ${aside} and a new one started: every app is read again from Clever Cloud; the earlier history is in the kept file.`,
         };
       } catch (second) {
         return inMemory(file, second);
@@ -74,6 +71,6 @@ export function openDatastore(file: string, now: () => number = Date.now): Opene
 function inMemory(file: string, error: unknown): OpenedDatastore {
   return {
     store: new Datastore(':memory:'),
-    problem: `The datastore ${file} cannot be used (${describe(error)}). The reaper runs without saving: app states and history will be lost when it stops. Free some space or fix the folder's permissions, then restart.`,
+    problem: `The datastore ${file} cannot be used (${describeError(error)}). The reaper runs without saving: app states and history will be lost when it stops. Free some space or fix the folder's permissions, then restart.`,
   };
 }

@@ -4,6 +4,7 @@
  * between batches, so the engine's writes and the dashboard's reads go on in between.
  */
 import { DAY, HOUR, SECOND } from '../../shared/durations.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { Datastore } from './datastore.ts';
 
 export interface RetentionOptions {
@@ -18,7 +19,7 @@ export interface RetentionOptions {
   /** Real time between two runs, and before the first. */
   everyMs?: number;
   firstAfterMs?: number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export class HistoryRetention {
@@ -71,7 +72,7 @@ export class HistoryRetention {
     } catch (error) {
       this.options.log?.(
         'warn',
-        `the history retention could not delete old entries: ${error instanceof Error ? error.message : error}`,
+        `the history retention could not delete old entries: ${describeError(error)}`,
       );
     }
     if (deleted)

@@ -9,6 +9,7 @@
  * skipped, so nothing is lost or counted twice.
  */
 
+import { describeError, type Log } from '../../shared/log.ts';
 import type { SseEvent } from '../../shared/sse.ts';
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -39,7 +40,7 @@ export interface AccessLogOptions {
   silenceMs?: number;
   /** Backoff bounds for reconnecting. */
   backoffMs?: { first: number; max: number };
-  log?: (level: 'info' | 'warn', message: string) => void;
+  log?: Log;
 }
 
 interface Follow {
@@ -180,10 +181,7 @@ export class AccessLogFollower {
         });
       } catch (error) {
         if (!f.controller.signal.aborted && !attempt.signal.aborted) {
-          this.options.log?.(
-            'warn',
-            `access log of ${f.appId}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          this.options.log?.('warn', `access log of ${f.appId}: ${describeError(error)}`);
         }
       } finally {
         f.attempt = null;

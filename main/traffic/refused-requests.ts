@@ -1,3 +1,5 @@
+import { describeError, type Log } from '../../shared/log.ts';
+
 /**
  * A request the engine could not record (the datastore refused the write: a full disk, a read-only
  * folder): the traffic source carries on (the wake proxy passes the request through, as for an app in
@@ -8,17 +10,13 @@
 export class RefusedRequests {
   private problem: string | null = null;
   private readonly what: string;
-  private readonly log: ((level: 'info' | 'warn', message: string) => void) | undefined;
+  private readonly log: Log | undefined;
   private readonly writable: () => boolean;
   /** Refused requests of the current episode, for tests and the log. */
   refused = 0;
 
   /** `writable`: whether the engine's last write went through (a request may need no write). */
-  constructor(
-    what: string,
-    writable: () => boolean,
-    log?: (level: 'info' | 'warn', message: string) => void,
-  ) {
+  constructor(what: string, writable: () => boolean, log?: Log) {
     this.what = what;
     this.writable = writable;
     this.log = log;
@@ -34,7 +32,7 @@ export class RefusedRequests {
 
   readonly failed = (error: unknown): void => {
     this.refused++;
-    const problem = error instanceof Error ? error.message : String(error);
+    const problem = describeError(error);
     if (problem === this.problem) return;
     this.problem = problem;
     this.log?.('warn', `${this.what}: a request could not be recorded (${problem}); serving on`);

@@ -3,6 +3,8 @@
  * proxy, which runs while at least one enabled route has host names (on the port and address of the
  * settings, moved when they change). What they saw is kept for the dashboard.
  */
+
+import { describeError, type Log } from '../../shared/log.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -18,7 +20,7 @@ export interface SessionTrafficOptions {
   accessLogs: AccessLogSource | null;
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   expectedWakeMs: (appId: string) => number | null;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log?: Log;
 }
 
 export interface WakeProxyStatus {
@@ -119,7 +121,7 @@ export class SessionTraffic {
         this.problem = null;
       } catch (error) {
         await instance.close();
-        this.problem = `the wake proxy cannot listen on ${address}:${port}: ${error instanceof Error ? error.message : error}`;
+        this.problem = `the wake proxy cannot listen on ${address}:${port}: ${describeError(error)}`;
         this.options.log?.('error', this.problem);
       }
     });

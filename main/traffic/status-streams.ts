@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONSOLE_LABELS } from '../../shared/domain.ts';
+import type { Log } from '../../shared/log.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { clientAddress, Places, type ProxyLimits } from './limits.ts';
@@ -17,7 +18,7 @@ export interface StatusStreamsOptions {
   limits: ProxyLimits;
   /** Real time between two status events. */
   everyMs: number;
-  log?: (level: 'info' | 'warn', message: string) => void;
+  log?: Log;
 }
 
 export class StatusStreams {

@@ -28,6 +28,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -56,7 +57,7 @@ export interface WakeProxyOptions {
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
   expectedWakeMs?: (appId: string) => number | null;
-  log?: (level: 'info' | 'warn', message: string) => void;
+  log?: Log;
   /** Connection and stream caps (default: the process's, see limits.ts). */
   limits?: Partial<ProxyLimits>;
   /** Real time between two status events of a live-status stream (default 1 s). */
@@ -116,7 +117,7 @@ export class WakeProxy {
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     const server = createServer({ requireHostHeader: true }, (req, res) => {
       const failed = (error: unknown) => {
-        this.options.log?.('warn', `wake proxy: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log?.('warn', `wake proxy: ${describeError(error)}`);
         if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
         else res.destroy();
       };

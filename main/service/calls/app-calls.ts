@@ -1,0 +1,96 @@
+/** The calls about the managed apps: list, detail, history, and the operator's actions on one. */
+import type { AppDetail } from '../../../shared/api.ts';
+import { ConflictError, TimeoutError } from '../../../shared/api-errors.ts';
+import { matchesFilter } from '../../../shared/app-view.ts';
+import type { AppRecord } from '../../../shared/domain.ts';
+import { DAY, MINUTE } from '../../../shared/durations.ts';
+import { InputError, NotFoundError } from '../../../shared/errors.ts';
+import { describeError } from '../../../shared/log.ts';
+import { nextTransitions } from '../../../shared/schedule.ts';
+import { transitionDurationsOf } from '../../reports/durations.ts';
+import { type CallContext, type HandlersOf, recordOf } from './context.ts';
+
+/** The longest "keep awake until". */
+const MAX_KEEP_AWAKE_MS = 30 * DAY;
+
+export type AppCall = 'listApps' | 'getApp' | 'history' | 'reset' | 'wake' | 'keepAwake' | 'release';
+
+export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
+  return {
+    listApps: async (filter) => {
+      const s = ctx.need();
+      return ctx.views(s).filter((v) => matchesFilter(v, filter));
+    },
+
+    getApp: async ({ appId }) => {
+      const s = ctx.need();
+      const record = recordOf(s, appId);
+      const routing = s.engine.routingOf(appId);
+      const ranges = routing?.ranges ?? [];
+      const detail: AppDetail = {
+        app: ctx.view(s, record),
+        routes: s.config.routes().filter((r) => r.appId === appId),
+        ranges,
+        nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
+        traffic: s.traffic.appTraffic(appId),
+        durations: transitionDurationsOf(s.store, appId),
+      };
+      return detail;
+    },
+
+    history: async ({ appId, limit, since }) => {
+      const s = ctx.need();
+      const entries = s.store.historyOf(appId, limit);
+      if (entries.length === 0 && !s.engine.get(appId)) throw new NotFoundError(`app ${appId}`);
+      return since === undefined ? entries : entries.filter((e) => e.at >= since);
+    },
+
+    reset: async ({ appId }) => {
+      const s = ctx.need();
+      recordOf(s, appId);
+      return ctx.view(s, await s.engine.reset(appId));
+    },
+
+    wake: async ({ appId, source, wait, timeoutMs }) => {
+      const s = ctx.need();
+      const before = recordOf(s, appId);
+      if (before.state === 'Error') {
+        throw new ConflictError(`the app is in Error (${before.cause}): reset it once the problem is fixed`);
+      }
+      s.traffic.stats.counted(appId, source);
+      await s.engine.wake(appId, source);
+      if (!wait) return ctx.view(s, recordOf(s, appId));
+      const limit = timeoutMs ?? s.config.settings().failTimeoutMs + MINUTE;
+      let reached: AppRecord;
+      try {
+        reached = await s.engine.waitFor(appId, ['Up', 'Error'], limit);
+      } catch (error) {
+        if (!s.engine.get(appId)) throw new ConflictError('the app was released while waking up');
+        throw new TimeoutError(describeError(error));
+      }
+      if (reached.state === 'Error') throw new ConflictError(`the app went to Error: ${reached.cause}`);
+      return ctx.view(s, reached);
+    },
+
+    keepAwake: async ({ appId, until, source }) => {
+      const s = ctx.need();
+      recordOf(s, appId);
+      const now = s.clock.now();
+      if (until !== null && until <= now) {
+        throw new InputError([{ field: 'until', message: 'this time is already past' }]);
+      }
+      if (until !== null && until > now + MAX_KEEP_AWAKE_MS) {
+        throw new InputError([{ field: 'until', message: 'at most 30 days from now' }]);
+      }
+      return ctx.view(s, await s.engine.keepAwake(appId, until, source));
+    },
+
+    release: async ({ appId }) => {
+      const s = ctx.need();
+      recordOf(s, appId);
+      const disabledRoutes = s.config.disableRoutesOf(appId);
+      await s.engine.releaseNow(appId);
+      return { appId, disabledRoutes };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/** The calls about routes: the operator's rules that put an app under the reaper, and their times. */
+import { UnavailableError } from '../../../shared/api-errors.ts';
+import { InputError } from '../../../shared/errors.ts';
+import { describeError } from '../../../shared/log.ts';
+import { nextTransitions } from '../../../shared/schedule.ts';
+import { CleverCallError } from '../../engine/ports.ts';
+import type { Session } from '../session.ts';
+import type { CallContext, HandlersOf } from './context.ts';
+
+export type RouteCall =
+  | 'listRoutes'
+  | 'getRoute'
+  | 'createRoute'
+  | 'updateRoute'
+  | 'deleteRoute'
+  | 'routeTransitions'
+  | 'previewRanges';
+
+export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
+  return {
+    listRoutes: async ({ appId }) => {
+      const s = ctx.need();
+      return s.config.routes().filter((r) => appId === undefined || r.appId === appId);
+    },
+
+    getRoute: async ({ routeId }) => ctx.need().config.route(routeId),
+
+    createRoute: async (input) => {
+      const s = ctx.need();
+      await checkApp(s, input.ownerId, input.appId);
+      return s.config.createRoute(input);
+    },
+
+    updateRoute: async ({ routeId, changes }) => {
+      const s = ctx.need();
+      const current = s.config.route(routeId);
+      if (changes.appId !== undefined || changes.ownerId !== undefined) {
+        await checkApp(s, changes.ownerId ?? current.ownerId, changes.appId ?? current.appId);
+      }
+      return s.config.updateRoute(routeId, changes);
+    },
+
+    deleteRoute: async ({ routeId }) => {
+      ctx.need().config.deleteRoute(routeId);
+      return { deleted: routeId };
+    },
+
+    routeTransitions: async ({ routeId, count }) => {
+      const s = ctx.need();
+      const route = s.config.route(routeId);
+      return route.enabled ? nextTransitions(route.ranges, s.clock.now(), count) : [];
+    },
+
+    previewRanges: async ({ ranges, count }) =>
+      nextTransitions(ranges, ctx.session?.clock.now() ?? Date.now(), count),
+  };
+}
+
+/** A route must point at an app Clever Cloud knows, under that owner. */
+async function checkApp(s: Session, ownerId: string, appId: string): Promise<void> {
+  let app: Awaited<ReturnType<typeof s.clever.getApplication>>;
+  try {
+    app = await s.clever.getApplication(ownerId, appId);
+  } catch (error) {
+    if (error instanceof CleverCallError && (error.kind === 'not-found' || error.kind === 'forbidden')) {
+      app = null;
+    } else {
+      throw new UnavailableError(`the app cannot be checked on Clever Cloud: ${describeError(error)}`);
+    }
+  }
+  if (!app) {
+    throw new InputError([
+      { field: 'appId', message: `Clever Cloud knows no app ${appId} owned by ${ownerId}` },
+    ]);
+  }
+}
