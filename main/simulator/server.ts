@@ -69,7 +69,24 @@ export interface SimulatorServer {
   resetCalls(): void;
   /** Close every open access-log stream (a dropped connection, for resume tests). */
   dropStreams(): void;
+  /** Readings of the platform that no source settles, switchable while running (see SimBehaviour). */
+  behaviour: SimBehaviour;
   close(): Promise<void>;
+}
+
+/**
+ * Behaviours of the real platform that are unconfirmed, so tests can cover each reading.
+ */
+export interface SimBehaviour {
+  /**
+   * Whether an access-log stream resumes after the id in Last-Event-ID. clever-client.js sends it
+   * (src/lib/stream/cc-stream.ts), but whether the server honours it is unconfirmed: when false, the
+   * header is ignored and only `since` chooses the backlog.
+   */
+  honourLastEventId: boolean;
+  /** The event socket's heartbeat: its announced delay, and whether pings are sent at all. */
+  socketPingDelayMs: number;
+  socketPings: boolean;
 }
 
 interface Route {
@@ -102,6 +119,11 @@ export async function startSimulatorServer(options: {
   const faults: Fault[] = [];
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
+  const behaviour: SimBehaviour = {
+    honourLastEventId: true,
+    socketPingDelayMs: HEARTBEAT_MS,
+    socketPings: true,
+  };
 
   const send = (ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (ctx.dropAnswer) {
@@ -231,9 +253,9 @@ export async function startSimulatorServer(options: {
 
   const streamAccessLogs = (ctx: Ctx, app: SimApp) => {
     const { req, res, url } = ctx;
-    const lastEventId = Number(
-      req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? Number.NaN,
-    );
+    const lastEventId = behaviour.honourLastEventId
+      ? Number(req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? Number.NaN)
+      : Number.NaN;
     const since = url.searchParams.get('since');
     const until = url.searchParams.get('until');
     const limit = Number(url.searchParams.get('limit') ?? Number.POSITIVE_INFINITY);
@@ -335,7 +357,7 @@ export async function startSimulatorServer(options: {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const events = serveEventSocket(server, cloud, credentials);
+  const events = serveEventSocket(server, cloud, credentials, behaviour);
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
@@ -353,6 +375,7 @@ export async function startSimulatorServer(options: {
       calls.clear();
       outcomes.clear();
     },
+    behaviour,
     dropStreams: () => {
       for (const s of streams) s.socket?.destroy();
     },
@@ -407,7 +430,12 @@ function serveApp(
  * then heartbeats to answer and the platform's events ({event, date, data: "<JSON string>"}). A bad
  * authorization gets {type:"error", id:2001} and the socket closes.
  */
-function serveEventSocket(server: Server, cloud: SimulatedCloud, credentials: SimCredentials) {
+function serveEventSocket(
+  server: Server,
+  cloud: SimulatedCloud,
+  credentials: SimCredentials,
+  behaviour: SimBehaviour,
+) {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://simulator.invalid').pathname !== '/v2/events/event-socket') {
@@ -438,11 +466,12 @@ function serveEventSocket(server: Server, cloud: SimulatedCloud, credentials: Si
           };
           ws.send(JSON.stringify(message));
         });
+        // Pings every announced delay (read when the socket opens); none while pings are switched off.
+        const delay = behaviour.socketPingDelayMs;
         heartbeat = setInterval(() => {
-          ws.send(
-            JSON.stringify({ type: 'heartbeat', heartbeat_msg: 'ping', heartbeat_delay_ms: HEARTBEAT_MS }),
-          );
-        }, HEARTBEAT_MS);
+          if (!behaviour.socketPings) return;
+          ws.send(JSON.stringify({ type: 'heartbeat', heartbeat_msg: 'ping', heartbeat_delay_ms: delay }));
+        }, delay);
       });
       ws.on('close', () => {
         off?.();
@@ -598,6 +627,7 @@ function createControl(
               cloud.recordRequest(appId, {
                 ...(typeof b.path === 'string' ? { path: b.path } : {}),
                 ...(typeof b.sourceIp === 'string' ? { sourceIp: b.sourceIp } : {}),
+                ...(b.noHttp === true ? { noHttp: true } : {}),
               });
             }
             break;
