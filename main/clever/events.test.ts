@@ -86,6 +86,44 @@ describe('the event socket against the simulator', () => {
     ]);
   });
 
+  it('waits for the first ping however long it takes: no watchdog before it (as clever-client.js)', async () => {
+    sim.behaviour.socketPingDelayMs = 20_000; // the first ping comes 20 s after the socket opens
+    const org = cloud.addOrganisation('Acme');
+    const app = cloud.addApp(org.id, 'quiet', { state: 'SHOULD_BE_DOWN' });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of client(sim.url).events({ signal: controller.signal })!) {
+        seen.push(e.type);
+        controller.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 16_000));
+    cloud.start(org.id, app.id);
+    await reading;
+    expect(seen).toEqual(['DEPLOYMENT_ACTION_BEGIN']);
+  }, 30_000);
+
+  it('after a ping, a silence longer than 1.25 times its announced delay ends the stream', async () => {
+    sim.behaviour.socketPingDelayMs = 200;
+    const events = client(sim.url).events()!;
+    const pending = events.next();
+    await new Promise((r) => setTimeout(r, 700)); // three pings answered: the stream stays open
+    let settled = false;
+    void pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    sim.behaviour.socketPings = false;
+    const silentFrom = performance.now();
+    await expect(pending).rejects.toThrow('the event socket went silent');
+    const after = performance.now() - silentFrom;
+    expect(after).toBeGreaterThanOrEqual(200 * 1.25 - 200); // the last ping came at most 200 ms before
+    expect(after).toBeLessThan(200 * 1.25 + 200);
+  });
+
   it('refuses bad credentials with error 2001', async () => {
     const events = client(sim.url, 'wrong')!.events()!;
     await expect(events.next()).rejects.toBeInstanceOf(EventSocketRefused);
