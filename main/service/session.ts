@@ -225,7 +225,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         scenario: null,
         clock,
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
-        config: new ConfigStore(options.accountBackend()),
+        config: new ConfigStore(options.accountBackend(), () => clock.now()),
         store,
         clever,
         problem,
