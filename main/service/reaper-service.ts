@@ -38,6 +38,7 @@ import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
 import { expectedWakeMs, transitionDurationsOf } from '../reports/durations.ts';
 import { EXPORT_CONTENT_TYPES, exportHistory } from '../reports/history-export.ts';
+import { savingsPricesFor } from '../reports/savings-prices.ts';
 import { loadSavingsReport } from '../reports/savings-report.ts';
 import { queryHistory } from '../store/history-queries.ts';
 import type { CredentialsManager } from './credentials.ts';
@@ -366,7 +367,9 @@ export class ReaperService {
 
     savings: async ({ timeZone }) => {
       const s = this.need();
+      const prices = await savingsPricesFor(s.clever, s.engine.list());
       return loadSavingsReport({
+        ...(prices ? { prices } : {}),
         store: s.store,
         now: s.clock.now(),
         timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,

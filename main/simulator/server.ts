@@ -12,6 +12,7 @@ import type { CleverState } from '../../shared/domain.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
 import { SimError } from './model.ts';
+import { priceSystemView } from './price-system.ts';
 import {
   accessLogView,
   applicationView,
@@ -137,6 +138,9 @@ export async function startSimulatorServer(options: {
   };
   const fail = (ctx: Ctx, status: number, id: number, text: string) =>
     send(ctx, status, message(id, text, 'error'));
+  /** A v4 error body, `{error, code}` (clever-client.js esm/streams/clever-cloud-sse.ts reads these). */
+  const v4Fail = (ctx: Ctx, status: number, text: string) =>
+    send(ctx, status, { error: text, code: `clever.simulator.${status}` });
 
   /** The owner a path names: /v2/self/... is the personal space. */
   const ownerOf = (ctx: Ctx, segment: string | undefined): string | null => {
@@ -238,6 +242,32 @@ export async function startSimulatorServer(options: {
             200,
             app.vhosts.map((fqdn) => ({ fqdn })),
           );
+      },
+    },
+    {
+      // The console's price system: zone_id and currency are both required (OpenAPI getPriceSystem).
+      method: 'GET',
+      pattern: /^\/v4\/billing\/price-system$/,
+      handler: (ctx) => {
+        const zone = ctx.url.searchParams.get('zone_id');
+        const currency = ctx.url.searchParams.get('currency');
+        if (!zone || !currency) return v4Fail(ctx, 400, 'zone_id and currency are required');
+        const view = priceSystemView(zone, currency, null);
+        if (view) send(ctx, 200, view);
+        else v4Fail(ctx, 404, `no price system for zone ${zone} in ${currency}`);
+      },
+    },
+    {
+      // An owner's price system (clever-client.js GetPriceSystemCommand): zone_id, in its currency.
+      method: 'GET',
+      pattern: /^\/v4\/billing\/organisations\/([^/]+)\/price-system$/,
+      handler: (ctx, [owner]) => {
+        const ownerId = ownerOf(ctx, owner);
+        if (!ownerId) return;
+        const zone = ctx.url.searchParams.get('zone_id') ?? 'par';
+        const view = priceSystemView(zone, 'EUR', ownerId);
+        if (view) send(ctx, 200, view);
+        else v4Fail(ctx, 404, `no price system for zone ${zone}`);
       },
     },
     {

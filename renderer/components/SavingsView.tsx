@@ -7,6 +7,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import {
   type AppSavings,
   PRICE_FACTS,
+  priceSourceNote,
   SAVINGS_WINDOWS,
   type SavingsDay,
   type SavingsFigures,
@@ -109,6 +110,7 @@ export function SavingsView() {
           </section>
           <section className="card price-facts" aria-labelledby={`${id}-price`}>
             <h2 id={`${id}-price`}>How the money is estimated</h2>
+            <p className="price-source">{priceSourceNote(report.pricing)}</p>
             <p>{priceNote(report.pricing)}</p>
             <p className={report.pricing.confirmed ? 'muted' : 'warn'}>
               {report.pricing.confirmed
