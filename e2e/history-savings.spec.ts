@@ -42,7 +42,7 @@ test('the savings show an app asleep, priced from its flavor, with the price uni
   await expect(page.getByText(/read as drops per 10 minutes × 0.0097 € per drop/)).toBeVisible();
   // The demo's simulator serves Clever Cloud's price system: the source is stated.
   await expect(
-    page.getByText("Prices: Clever Cloud's price system (euros per hour, billed per second)."),
+    page.getByText("Prices: Clever Cloud's price system (euros per hour, counted to the second)."),
   ).toBeVisible();
   await expect(page.getByText(/Unconfirmed: Clever Cloud does not state the unit/)).toBeVisible();
   // Asleep since the first sweep: some minutes of engine time by now.

@@ -7,7 +7,8 @@
  * and starts a deployment (and instances) as soon as it is asked to start. A conservative estimate.
  *
  * Money = hours asleep × instances (the app's minimum instance count) × the hourly price of its
- * (minimum) flavor. Clever Cloud bills by the second, so the hours are not rounded. The hourly price
+ * (minimum) flavor. Time is counted to the second, not in 10-minute slots (that Clever Cloud bills
+ * per second is stated by no Clever Cloud code: see docs/clever-cloud-facts.md). The hourly price
  * comes, in this order, from:
  * 1. Clever Cloud's price system, as the console reads it (PRICE_SYSTEM_FACTS): the runtime plan whose
  *    `slug_id` is the flavor's `price_id`, a price per `time_unit` (PT1H) in euros;
@@ -75,7 +76,7 @@ export function priceSourceNote(pricing: SavingsPricing): string {
   const source = pricing.source ?? 'flavor-price';
   switch (source) {
     case 'price-system':
-      return "Prices: Clever Cloud's price system (euros per hour, billed per second).";
+      return "Prices: Clever Cloud's price system (euros per hour, counted to the second).";
     case 'mixed':
       return `Prices: Clever Cloud's price system where it has the app's plan, else ${fallback}${problem}.`;
     case 'flavor-price':

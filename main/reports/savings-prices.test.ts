@@ -41,7 +41,7 @@ async function report() {
 }
 
 describe('savings priced by the price system', () => {
-  it("uses the runtime plan of each flavor's price_id, in euros per hour, billed per second", async () => {
+  it("uses the runtime plan of each flavor's price_id, in euros per hour, counted to the second", async () => {
     const { xs, s } = await asleepApps();
     const r = await report();
     expect(r.pricing).toMatchObject({ source: 'price-system', priceSystemProblem: null });
@@ -56,7 +56,7 @@ describe('savings priced by the price system', () => {
     expect(w.savedEur).toBeCloseTo(w.hoursAsleep * 2 * RUNTIME_EUR_PER_HOUR.S, 12);
     expect(h.sim.calls.get('GET /v4/billing/organisations/:XXX/price-system')).toBe(1);
     expect(priceSourceNote(r.pricing)).toBe(
-      "Prices: Clever Cloud's price system (euros per hour, billed per second).",
+      "Prices: Clever Cloud's price system (euros per hour, counted to the second).",
     );
   });
 
