@@ -31,7 +31,7 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   expect(text).toContain('put under the reaper by a route');
 });
 
-test('the savings show an app asleep, priced from its flavor, with the price unit stated', async ({
+test('the savings show an app asleep, priced from the price system, with the fallback unit stated', async ({
   page,
   reaper,
 }) => {

@@ -48,7 +48,7 @@ export function priceNote(pricing: SavingsPricing): string {
     pricing.unit === 'drops-per-10-min'
       ? `read as drops per 10 minutes × ${pricing.eurPerDrop} € per drop`
       : 'read as euros per hour';
-  return `Estimate: each app's flavor price from the Clever Cloud API (instance.minFlavor.price), ${reading}, × its minimum instance count × the hours it was asleep.`;
+  return `Fallback, for an app the price system does not price: its flavor price from the Clever Cloud API (instance.minFlavor.price), ${reading}, × its minimum instance count × the hours it was asleep.`;
 }
 
 export function SavingsView() {
