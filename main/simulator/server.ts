@@ -85,6 +85,11 @@ export interface SimBehaviour {
    * header is ignored and only `since` chooses the backlog.
    */
   honourLastEventId: boolean;
+  /**
+   * Whether access-log events carry ids (the SSE `id:` line, and `id`/`requestId` in the data).
+   * clever-client.js resumes by the SSE id; entries without any id are a reading to tolerate.
+   */
+  accessLogIds: boolean;
   /** The event socket's heartbeat: its announced delay, and whether pings are sent at all. */
   socketPingDelayMs: number;
   socketPings: boolean;
@@ -122,6 +127,7 @@ export async function startSimulatorServer(options: {
   const sockets = new Set<Socket>();
   const behaviour: SimBehaviour = {
     honourLastEventId: true,
+    accessLogIds: true,
     socketPingDelayMs: HEARTBEAT_MS,
     socketPings: true,
   };
@@ -310,7 +316,12 @@ export async function startSimulatorServer(options: {
     const emit = (e: AccessLogEntry) => {
       if (ended) return;
       if (Number.isFinite(untilMs) && e.date > untilMs) return end('UNTIL_REACHED');
-      res.write(`id: ${e.seq}\nevent: ACCESS_LOG\ndata: ${JSON.stringify(accessLogView(e))}\n\n`);
+      if (behaviour.accessLogIds) {
+        res.write(`id: ${e.seq}\nevent: ACCESS_LOG\ndata: ${JSON.stringify(accessLogView(e))}\n\n`);
+      } else {
+        const { id: _id, requestId: _requestId, ...anonymous } = accessLogView(e);
+        res.write(`event: ACCESS_LOG\ndata: ${JSON.stringify(anonymous)}\n\n`);
+      }
       if (++sent >= limit) end('LIMIT_REACHED');
     };
     // The backlog: after the last event the client saw, or since a date.

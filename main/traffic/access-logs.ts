@@ -221,7 +221,13 @@ export class AccessLogFollower {
       this.options.log?.('warn', `access log of ${f.appId}: an event that is not JSON was skipped`);
       return;
     }
-    const key = typeof data.id === 'string' && data.id ? data.id : event.id;
+    // An entry with no id at all is known by its date, source and path (two such requests in the
+    // same millisecond from one address to one path then count once: rare, and never a wake lost).
+    const key =
+      typeof data.id === 'string' && data.id
+        ? data.id
+        : (event.id ??
+          (data.date ? `${data.date} ${data.source?.ip ?? ''} ${data.http?.request?.path ?? ''}` : null));
     if (key) {
       if (f.recentIds.has(key)) return;
       f.recentIds.add(key);

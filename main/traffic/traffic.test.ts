@@ -77,6 +77,25 @@ describe('traffic from the access logs', () => {
     expect(seen.ignored['source 198.51.100.0/24']).toBeGreaterThan(5);
   });
 
+  it('a dropped stream whose entries carry no id resumes by date, skipping the entry at the boundary', async () => {
+    h = await liveHarness({ factor: 10 });
+    h.sim.behaviour.accessLogIds = false;
+    const app = h.manage('anonymous', {}, { gracePeriodMs: HOUR });
+    h.engine.start();
+    const stats = followAccessLogs();
+    await h.eventually(() => follower!.status(app.id)?.connected === true, 'the stream open');
+    for (let i = 0; i < 3; i++) h.cloud.recordRequest(app.id, { path: `/a${i}` });
+    await h.eventually(() => stats.get(app.id).counted === 3, 'the first three');
+    h.sim.dropStreams();
+    for (let i = 0; i < 3; i++) h.cloud.recordRequest(app.id, { path: `/b${i}` }); // while disconnected
+    await h.eventually(
+      () => follower!.status(app.id)?.connected === true && stats.get(app.id).counted >= 6,
+      'resumed',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stats.get(app.id).counted).toBe(6);
+  });
+
   it.each([
     ['honours', true],
     ['ignores', false],
