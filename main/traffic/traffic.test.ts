@@ -204,6 +204,10 @@ describe('the wake proxy', () => {
   it('a Host no route names gets 404 and reaches nothing', async () => {
     await asleepApp(['sandbox.test']);
     const { port } = await withProxy();
+    // The engine's sweeps call the API meanwhile: stopped, and its calls in flight landed, only the
+    // proxy's calls are counted.
+    await h.engine.stop();
+    await new Promise((r) => setTimeout(r, 200));
     const before = h.sim.totalCalls();
     const answer = await get(port, 'elsewhere.test');
     expect(answer.status).toBe(404);
