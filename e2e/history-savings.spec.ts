@@ -31,7 +31,7 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   expect(text).toContain('put under the reaper by a route');
 });
 
-test('the savings show an app asleep, priced from its flavor, with the price unit stated', async ({
+test('the savings show an app asleep, priced from the price system, with the fallback unit stated', async ({
   page,
   reaper,
 }) => {
@@ -40,6 +40,10 @@ test('the savings show an app asleep, priced from its flavor, with the price uni
   const row = page.getByRole('row', { name: /api-sandbox/ });
   await expect(row).toContainText('S × 2');
   await expect(page.getByText(/read as drops per 10 minutes × 0.0097 € per drop/)).toBeVisible();
+  // The demo's simulator serves Clever Cloud's price system: the source is stated.
+  await expect(
+    page.getByText("Prices: Clever Cloud's price system (euros per hour, counted to the second)."),
+  ).toBeVisible();
   await expect(page.getByText(/Unconfirmed: Clever Cloud does not state the unit/)).toBeVisible();
   // Asleep since the first sweep: some minutes of engine time by now.
   await expect(async () => {

@@ -7,8 +7,15 @@
  * and starts a deployment (and instances) as soon as it is asked to start. A conservative estimate.
  *
  * Money = hours asleep × instances (the app's minimum instance count) × the hourly price of its
- * (minimum) flavor, from the flavor `price` of the Clever Cloud API converted with the unit setting.
+ * (minimum) flavor. Time is counted to the second, not in 10-minute slots (that Clever Cloud bills
+ * per second is stated by no Clever Cloud code: see docs/clever-cloud-facts.md). The hourly price
+ * comes, in this order, from:
+ * 1. Clever Cloud's price system, as the console reads it (PRICE_SYSTEM_FACTS): the runtime plan whose
+ *    `slug_id` is the flavor's `price_id`, a price per `time_unit` (PT1H) in euros;
+ * 2. else, as a fallback labelled so, the flavor `price` of the application converted with the unit
+ *    setting (PRICE_FACTS).
  */
+import { assertNever } from './domain.ts';
 import type { FlavorPriceUnit, Settings } from './settings.ts';
 
 /**
@@ -42,12 +49,51 @@ export const PRICE_FACTS = {
   confirmed: false,
 } as const;
 
+/**
+ * Clever Cloud's price system, the console's source of euro prices.
+ */
+export const PRICE_SYSTEM_FACTS = {
+  paths: [
+    'GET /v4/billing/organisations/{ownerId}/price-system?zone_id= (clever-client.js src/clients/cc-api/commands/price-system/get-price-system-command.ts)',
+    'GET /v4/billing/price-system?zone_id=&currency= (clever-client.js esm/api/v4/billing.ts getPriceSystem, used by clever-components src/lib/api-helpers.js fetchPriceSystem)',
+  ],
+  key: "runtime[].slug_id equals the flavor's price_id, compared without case (clever-components src/lib/product.js formatRuntimePlans; clever-client.js price-system-transform.ts lowercases it)",
+  unit: 'runtime[].price per runtime[].time_unit (PT1H in the console fixture clever-components src/stories/fixtures/price-system.js), in the payload currency',
+} as const;
+
+/** Where an app's hourly price comes from: the price system, or the flavor price (the fallback). */
+export type PriceSource = 'price-system' | 'flavor-price';
+
+export const PRICE_SOURCE_LABELS: Record<PriceSource, string> = {
+  'price-system': "Clever Cloud's price system",
+  'flavor-price': 'fallback: flavor price in drops',
+};
+
+/** One line for the screen: where the report's prices come from. */
+export function priceSourceNote(pricing: SavingsPricing): string {
+  const fallback = `the flavor price read as drops per 10 minutes × ${pricing.eurPerDrop} € (a fallback)`;
+  const problem = pricing.priceSystemProblem ? ` (price system: ${pricing.priceSystemProblem})` : '';
+  const source = pricing.source ?? 'flavor-price';
+  switch (source) {
+    case 'price-system':
+      return "Prices: Clever Cloud's price system (euros per hour, counted to the second).";
+    case 'mixed':
+      return `Prices: Clever Cloud's price system where it has the app's plan, else ${fallback}${problem}.`;
+    case 'flavor-price':
+      return `Prices: ${fallback}${problem}.`;
+    case 'none':
+      return 'Prices: none known yet.';
+    default:
+      return assertNever(source);
+  }
+}
+
 /** Euros per hour of one instance of a flavor whose API price is `price`. */
 export function hourlyPriceEur(price: number, unit: FlavorPriceUnit, eurPerDrop: number): number {
   return unit === 'eur-per-hour' ? price : price * 6 * eurPerDrop;
 }
 
-export function pricingOf(settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>): SavingsPricing {
+export function pricingOf(settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>): FlavorPricing {
   return {
     unit: settings.flavorPriceUnit,
     eurPerDrop: settings.eurPerDrop,
@@ -55,11 +101,22 @@ export function pricingOf(settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDr
   };
 }
 
-export interface SavingsPricing {
+/** The fallback's reading of the flavor price (see PRICE_FACTS). */
+export interface FlavorPricing {
   unit: FlavorPriceUnit;
   eurPerDrop: number;
   /** Whether Clever Cloud states the unit itself (it does not, so far). */
   confirmed: boolean;
+}
+
+export interface SavingsPricing extends FlavorPricing {
+  /**
+   * Where the report's prices come from: the price system for every priced app, the fallback for
+   * every one, both, or none known. Always set by the reaper (absent only in older reports).
+   */
+  source?: PriceSource | 'mixed' | 'none';
+  /** Why the price system could not be used, when it could not. */
+  priceSystemProblem?: string | null;
 }
 
 /** Figures over one window. Money is null when no app in it has a known flavor price. */
@@ -93,6 +150,8 @@ export interface AppSavings {
   instances: number | null;
   /** Euros per hour for all its instances; null when the price or the count is not known. */
   hourlyEur: number | null;
+  /** Where `hourlyEur` comes from (null when it is not known). Always set by the reaper. */
+  priceSource?: PriceSource | null;
   windows: Record<SavingsWindow, SavingsFigures>;
 }
 

@@ -86,6 +86,53 @@ describe('the event socket against the simulator', () => {
     ]);
   });
 
+  it('waits for the first ping however long it takes: no watchdog before it (as clever-client.js)', async () => {
+    sim.behaviour.socketPingDelayMs = 20_000; // the first ping comes 20 s after the socket opens
+    const org = cloud.addOrganisation('Acme');
+    const app = cloud.addApp(org.id, 'quiet', { state: 'SHOULD_BE_DOWN' });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of client(sim.url).events({ signal: controller.signal })!) {
+        seen.push(e.type);
+        controller.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 16_000));
+    cloud.start(org.id, app.id);
+    await reading;
+    expect(seen).toEqual(['DEPLOYMENT_ACTION_BEGIN']);
+  }, 30_000);
+
+  it('after a ping, a silence longer than 1.25 times its announced delay ends the stream', async () => {
+    const DELAY = 1000;
+    sim.behaviour.socketPingDelayMs = DELAY;
+    const events = client(sim.url).events()!;
+    let settled = false;
+    const pending = events.next();
+    const outcome = pending.then(
+      () => {
+        settled = true;
+        return null;
+      },
+      (error: unknown) => {
+        settled = true;
+        return error;
+      },
+    );
+    await new Promise((r) => setTimeout(r, 3.5 * DELAY)); // three pings answered: the stream stays open
+    expect(settled).toBe(false);
+    sim.behaviour.socketPings = false;
+    const silentFrom = performance.now();
+    const error = await outcome;
+    const after = performance.now() - silentFrom;
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('the event socket went silent');
+    // The last ping came at most DELAY before the pings stopped; some slack for a loaded machine.
+    expect(after).toBeGreaterThanOrEqual(1.25 * DELAY - DELAY - 50);
+    expect(after).toBeLessThan(1.25 * DELAY + 1000);
+  });
+
   it('refuses bad credentials with error 2001', async () => {
     const events = client(sim.url, 'wrong')!.events()!;
     await expect(events.next()).rejects.toBeInstanceOf(EventSocketRefused);

@@ -8,6 +8,10 @@
  * is seen within a second instead of within the 5-second pace. clever-tools follows deployments by
  * polling because the socket has been unreliable at times, so a dead socket (no heartbeat within
  * 1.25 times its announced delay) ends the stream and the caller opens it again.
+ *
+ * As in clever-client.js (esm/streams/events.ts and esm/streams/stream.abstract.ts, `_onPing`), the
+ * watchdog starts at the first ping: before it, no delay has been announced, and a socket that has not
+ * pinged yet is not declared dead (it still ends on a close or an error).
  */
 
 import type { CleverEvent } from '../engine/ports.ts';
@@ -22,7 +26,9 @@ export class EventSocketRefused extends Error {
   }
 }
 
-const FIRST_HEARTBEAT_MS = 15_000;
+/** The delay assumed for a ping that announces none (unconfirmed: every source's pings announce one). */
+const DEFAULT_PING_DELAY_MS = 15_000;
+/** clever-client.js esm/streams/stream.abstract.ts, PING_TIMEOUT_FACTOR. */
 const PING_TIMEOUT_FACTOR = 1.25;
 
 /** Parse one message of the socket: an event, a heartbeat to answer, an auth error, or nothing. */
@@ -41,7 +47,7 @@ export function parseSocketMessage(
   }
   if (message.type === 'heartbeat' && message.heartbeat_msg === 'ping') {
     const delay = Number(message.heartbeat_delay_ms);
-    return { kind: 'ping', delayMs: Number.isFinite(delay) && delay > 0 ? delay : FIRST_HEARTBEAT_MS };
+    return { kind: 'ping', delayMs: Number.isFinite(delay) && delay > 0 ? delay : DEFAULT_PING_DELAY_MS };
   }
   if (message.type === 'error' && Number(message.id) === 2001) return { kind: 'refused' };
   if (typeof message.event !== 'string') return { kind: 'other' };
@@ -86,8 +92,8 @@ export async function* eventSocket(
   };
   options.signal?.addEventListener('abort', abort, { once: true });
   ws.addEventListener('open', () => {
+    // No watchdog yet: it is armed by the first ping, with the delay that ping announces.
     ws.send(JSON.stringify({ message_type: 'oauth', authorization }));
-    watch(FIRST_HEARTBEAT_MS);
   });
   ws.addEventListener('message', (m) => {
     const parsed = parseSocketMessage(String(m.data));

@@ -12,6 +12,8 @@ const flavorSchema = z
     price: z.number().nullish(),
     mem: z.number().nullish(),
     cpus: z.number().nullish(),
+    /** The key of its plan in the price system (clever-client.js product-transform.ts reads it). */
+    price_id: z.string().nullish(),
   })
   .passthrough();
 
@@ -33,9 +35,33 @@ export const applicationSchema = z
       .passthrough()
       .nullish(),
     vhosts: z.array(z.object({ fqdn: z.string() }).passthrough()).nullish(),
+    zone: z.string().nullish(),
+    zoneId: z.string().nullish(),
   })
   .passthrough();
 export type ApplicationJson = z.infer<typeof applicationSchema>;
+
+/**
+ * The price system (GET /v4/billing/price-system, GET /v4/billing/organisations/{id}/price-system):
+ * the fields clever-client.js price-system-transform.ts reads; `countable` is not used here.
+ */
+export const priceSystemSchema = z
+  .object({
+    zone_id: z.string().nullish(),
+    currency: z.string().min(1),
+    runtime: z.array(
+      z
+        .object({
+          slug_id: z.string().min(1),
+          price: z.number(),
+          time_unit: z.string().min(1),
+          flavor: z.string().nullish(),
+          source: z.string().nullish(),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
 
 export const deploymentSchema = z
   .object({

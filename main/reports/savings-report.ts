@@ -13,6 +13,7 @@ import {
   lastDays,
   projectedIntervals,
 } from './savings.ts';
+import type { RuntimePrices } from './savings-prices.ts';
 
 export interface SavingsSource {
   store: Datastore;
@@ -23,6 +24,8 @@ export interface SavingsSource {
   managed: ReadonlyMap<string, string>;
   /** The next must-be-up start of an app after `t` (ends a projected sleep), from its ranges. */
   nextMustBeUpAfter?: (appId: string, t: number) => number | null;
+  /** Prices from Clever Cloud's price system (savings-prices.ts); without: the fallback for all. */
+  prices?: RuntimePrices;
 }
 
 export function loadSavingsReport(source: SavingsSource): SavingsReport {
@@ -54,9 +57,15 @@ export function loadSavingsReport(source: SavingsSource): SavingsReport {
       flavorName: f?.flavorName ?? null,
       flavorPrice: f?.flavorPrice ?? null,
       instances: f ? f.minInstances : null,
+      systemHourlyEur: source.prices?.perInstanceHourlyEur.get(appId) ?? null,
       asleep,
       projected,
     });
   }
-  return buildSavingsReport({ now, timeZone, apps, pricing: pricingOf(source.settings) });
+  return buildSavingsReport({
+    now,
+    timeZone,
+    apps,
+    pricing: { ...pricingOf(source.settings), priceSystemProblem: source.prices?.problem ?? null },
+  });
 }

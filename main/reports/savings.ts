@@ -8,6 +8,7 @@ import { DAY, HOUR } from '../../shared/durations.ts';
 import {
   type AppSavings,
   hourlyPriceEur,
+  type PriceSource,
   SAVINGS_WINDOWS,
   type SavingsDay,
   type SavingsFigures,
@@ -161,7 +162,12 @@ export function savingsWindows(now: number, timeZone: string): Record<SavingsWin
 export type AppInput = Pick<
   AppSavings,
   'appId' | 'name' | 'managed' | 'flavorName' | 'flavorPrice' | 'instances'
-> & { asleep: Interval[]; projected: Interval[] };
+> & {
+  asleep: Interval[];
+  projected: Interval[];
+  /** Euros per hour of one instance from the price system; absent or null: the fallback applies. */
+  systemHourlyEur?: number | null;
+};
 
 function figures(asleepMs: number, projectedMs: number, hourlyEur: number | null): SavingsFigures {
   const hoursAsleep = asleepMs / HOUR;
@@ -189,11 +195,34 @@ function sum(list: readonly SavingsFigures[]): SavingsFigures {
 
 /** Euros per hour for all the app's instances, or null when its price or count is not known. */
 export function appHourlyEur(
-  app: Pick<AppInput, 'flavorPrice' | 'instances'>,
+  app: Pick<AppInput, 'flavorPrice' | 'instances' | 'systemHourlyEur'>,
   pricing: Pick<SavingsPricing, 'unit' | 'eurPerDrop'>,
 ): number | null {
-  if (app.flavorPrice === null || app.instances === null) return null;
-  return app.instances * hourlyPriceEur(app.flavorPrice, pricing.unit, pricing.eurPerDrop);
+  return appPrice(app, pricing).hourlyEur;
+}
+
+/** The app's euros per hour and where they come from: the price system first, the flavor price else. */
+export function appPrice(
+  app: Pick<AppInput, 'flavorPrice' | 'instances' | 'systemHourlyEur'>,
+  pricing: Pick<SavingsPricing, 'unit' | 'eurPerDrop'>,
+): { hourlyEur: number | null; source: PriceSource | null } {
+  if (app.instances === null) return { hourlyEur: null, source: null };
+  if (app.systemHourlyEur != null) {
+    return { hourlyEur: app.instances * app.systemHourlyEur, source: 'price-system' };
+  }
+  if (app.flavorPrice === null) return { hourlyEur: null, source: null };
+  return {
+    hourlyEur: app.instances * hourlyPriceEur(app.flavorPrice, pricing.unit, pricing.eurPerDrop),
+    source: 'flavor-price',
+  };
+}
+
+/** The report's price source: one of the two when every priced app has it, mixed, or none. */
+function reportSource(apps: readonly AppSavings[]): NonNullable<SavingsPricing['source']> {
+  const sources = new Set(apps.map((a) => a.priceSource).filter((s): s is PriceSource => s != null));
+  if (sources.size === 0) return 'none';
+  if (sources.size === 2) return 'mixed';
+  return [...sources][0]!;
 }
 
 /** The report: per app and in total, for today, 7 and 30 days, and per day for the chart. */
@@ -209,7 +238,7 @@ export function buildSavingsReport(input: {
   const apps: AppSavings[] = [];
   const perDay: SavingsFigures[][] = days.map(() => []);
   for (const app of input.apps) {
-    const hourlyEur = appHourlyEur(app, pricing);
+    const { hourlyEur, source: priceSource } = appPrice(app, pricing);
     const of = (w: Interval) =>
       figures(overlapMs(app.asleep, w.start, w.end), overlapMs(app.projected, w.start, w.end), hourlyEur);
     const appWindows = Object.fromEntries(SAVINGS_WINDOWS.map((w) => [w, of(windows[w])])) as Record<
@@ -227,6 +256,7 @@ export function buildSavingsReport(input: {
       flavorPrice: app.flavorPrice,
       instances: app.instances,
       hourlyEur,
+      priceSource,
       windows: appWindows,
     });
   }
@@ -247,7 +277,11 @@ export function buildSavingsReport(input: {
     totals,
     daily,
     apps,
-    pricing,
+    pricing: {
+      ...pricing,
+      source: reportSource(apps),
+      priceSystemProblem: pricing.priceSystemProblem ?? null,
+    },
     unpriced: apps.filter((a) => a.hourlyEur === null).length,
   };
 }

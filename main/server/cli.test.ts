@@ -32,10 +32,16 @@ describe('the serve command line', () => {
     expect(() => parseCli(['--time-origin', '1767600000000'])).toThrow(
       '--time-origin: only with --time-scale',
     );
-    expect(parseCli(['--time-scale', '10', '--time-origin', '1767600000000'])).toMatchObject({
+    const sim = ['--api-url', 'http://127.0.0.1:7499'];
+    expect(parseCli(['--time-scale', '10', '--time-origin', '1767600000000', ...sim])).toMatchObject({
       timeScale: 10,
       timeOrigin: 1767600000000,
     });
+    // The real Clever Cloud runs in real time: a scaled clock only with the demo or a simulator.
+    expect(() => parseCli(['--time-scale', '10', '--time-origin', '1767600000000'])).toThrow(
+      /^--time-scale: only with --demo, or with --api-url/,
+    );
+    expect(parseCli(['--demo', '--time-scale', '10'])).toMatchObject({ timeScale: 10 });
     expect(() => parseCli(['--demo', '--scenario', 'nope'])).toThrow(/^--scenario: 'nope' is not one of/);
     expect(() => parseCli(['--api-url', 'ftp://x'])).toThrow(/^--api-url: /);
     expect(() => parseCli(['--nope'])).toThrow();

@@ -32,8 +32,8 @@ const USAGE = `Usage: npm run serve -- [options]
 
   --demo              run the embedded simulator instead of a Clever Cloud account
   --scenario NAME     the demo's scenario: ${Object.keys(SCENARIOS).join(', ')} (default: demo)
-  --time-scale N      time runs N times faster (default: 1): demos, and tests against a
-                      simulator (npm run simulator -- --time-scale N) sharing --time-origin
+  --time-scale N      time runs N times faster (default: 1): the demo, or an account on a
+                      simulator run apart (--api-url) with the same --time-scale and --time-origin
   --time-origin MS    the instant (epoch ms) both clocks count from, so that processes agree
   --port N            port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDR         address to listen on (default: 127.0.0.1, loopback only)
@@ -113,6 +113,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new Error(`--time-origin: '${values['time-origin']}' is not a time in epoch milliseconds`);
   }
   if (timeOrigin !== null && timeScale === 1) throw new Error('--time-origin: only with --time-scale');
+  // The real Clever Cloud runs in real time: a faster clock against it would misread every date.
+  if (timeScale !== 1 && !values.demo && values['api-url'] === undefined) {
+    throw new Error(
+      '--time-scale: only with --demo, or with --api-url on a simulator run with the same scale',
+    );
+  }
   const scenario = values.scenario ?? 'demo';
   if (!isScenarioName(scenario)) {
     throw new Error(`--scenario: '${scenario}' is not one of ${Object.keys(SCENARIOS).join(', ')}`);
@@ -238,7 +244,9 @@ async function main(): Promise<void> {
       mode === 'demo'
         ? `demo (scenario ${options.scenario}${options.timeScale !== 1 ? `, time x${options.timeScale}` : ''})`
         : mode === 'account'
-          ? 'on your Clever Cloud account'
+          ? options.timeScale !== 1
+            ? `on the API at ${options.apiUrl}, time x${options.timeScale} from ${options.timeOrigin ?? 'its start'}`
+            : 'on your Clever Cloud account'
           : 'no Clever Cloud account connected yet: the dashboard offers the demo'
     }`,
   );
@@ -252,6 +260,11 @@ async function main(): Promise<void> {
         ? `Token: generated into ${server.token.file} (readable by its owner only), shown above this once`
         : `Token: in ${server.token.file} (readable by its owner only); the dashboard asks for it`,
   );
+  if (options.timeScale !== 1 && !options.demo && options.timeOrigin === null) {
+    console.warn(
+      '[warn] --time-scale without --time-origin: dates disagree with a simulator run apart unless both get the same --time-origin',
+    );
+  }
   if (!isLoopback(options.host)) {
     console.warn(`[warn] listening on ${options.host}: the admin API is reachable from the network`);
     if ((options.allowedHosts ?? []).length === 0 && (options.host === '0.0.0.0' || options.host === '::')) {

@@ -120,7 +120,16 @@ describe('the admin API for history, savings, metrics and team alerts', () => {
     const app = report.body.apps.find((a) => a.appId === review)!;
     expect(app.windows.today.hoursAsleep).toBeGreaterThan(0);
     expect(app).toMatchObject({ flavorName: 'XS', flavorPrice: 0.3436, instances: 1 });
-    expect(report.body.pricing).toEqual({ unit: 'drops-per-10-min', eurPerDrop: 0.0097, confirmed: false });
+    // The demo's simulator serves the price system: XS at its euro price per hour.
+    expect(report.body.pricing).toEqual({
+      unit: 'drops-per-10-min',
+      eurPerDrop: 0.0097,
+      confirmed: false,
+      source: 'price-system',
+      priceSystemProblem: null,
+    });
+    expect(app.priceSource).toBe('price-system');
+    expect(app.hourlyEur).toBeCloseTo(0.0222222222, 9);
     expect((await call('GET', '/api/savings?timeZone=Mars/Olympus')).status).toBe(400);
     const detail = await call<AppDetail>('GET', `/api/apps/${review}`);
     expect(detail.body.durations.stop.count).toBe(1);

@@ -221,7 +221,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       const clock = options.accountClock ?? systemClock;
       const { store, problem } = options.accountDatastore();
       const enginePort = options.enginePort?.(clever, { mode: 'account', store, clock }) ?? clever;
-      const config = new ConfigStore(options.accountBackend());
+      const config = new ConfigStore(options.accountBackend(), () => clock.now());
       for (const p of config.problems()) log?.('error', p);
       return open({
         enginePort,

@@ -1,6 +1,8 @@
 /**
- * `npm run simulator -- [--port N] [--host H] [--scenario demo|empty] [--time-scale N]`: the Clever
- * Cloud simulator alone, for trying the client or the app against it (`--api-url`).
+ * `npm run simulator -- [--port N] [--host H] [--scenario demo|empty] [--time-scale N]
+ * [--time-origin MS]`: the Clever Cloud simulator alone, for trying the client or the app against it
+ * (`--api-url`). A scaled simulator counts from `--time-origin` (default: its start) and prints it:
+ * `npm run serve -- --api-url URL --time-scale N --time-origin MS` then agrees with it on every date.
  */
 import { parseArgs } from 'node:util';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
@@ -36,14 +38,19 @@ if (values.scenario !== 'demo' && values.scenario !== 'empty') fail(`--scenario:
 const origin = values['time-origin'] === undefined ? undefined : Number(values['time-origin']);
 if (origin !== undefined && !(Number.isInteger(origin) && origin > 0))
   fail('--time-origin: a time in epoch ms');
-const clock =
-  scale === 1 ? systemClock : new ScaledClock(scale, origin ? { real: origin, fake: origin } : undefined);
+const start = origin ?? Date.now();
+const clock = scale === 1 ? systemClock : new ScaledClock(scale, { real: start, fake: start });
 const cloud = values.scenario === 'demo' ? buildDemoScenario(clock).cloud : new SimulatedCloud(clock);
 const server = await startSimulatorServer({ cloud, port, host: values.host });
 const o = DEMO_CREDENTIALS.oauth;
 console.log(`Clever Cloud simulator on ${server.url} (scenario ${values.scenario}, time x${scale})`);
 console.log(`  API_HOST=${server.url} CLEVER_TOKEN=${o.token} CLEVER_SECRET=${o.secret}`);
 console.log(`  OAUTH_CONSUMER_KEY=${o.consumerKey} OAUTH_CONSUMER_SECRET=${o.consumerSecret}`);
+if (scale !== 1) {
+  console.log(
+    `  time x${scale} from ${start}: npm run serve -- --api-url ${server.url} --time-scale ${scale} --time-origin ${start}`,
+  );
+}
 console.log(`  control: GET ${server.url}/_sim/state, POST ${server.url}/_sim/apps/{id}/console-stop, ...`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void server.close().then(() => process.exit(0)));

@@ -54,6 +54,12 @@ export interface AccessLogEntry {
   method: string;
   sourceIp: string;
   statusCode: number;
+  /**
+   * A connection with no HTTP request (a TCP redirection, or one cut before the request line): its
+   * entry has no `http` section (clever-tools src/commands/accesslogs/accesslogs.command.js and the
+   * console's cc-logs-app-access.smart.js skip such entries).
+   */
+  noHttp?: boolean;
 }
 
 /** An event of Clever Cloud's event socket, as its `data` carries it (before JSON encoding). */
@@ -412,7 +418,15 @@ export class SimulatedCloud {
   /** A request served by the app (or by Clever Cloud's front for it), as the access log shows it. */
   recordRequest(
     appId: string,
-    request: { path?: string; sourceIp?: string; method?: string; host?: string; statusCode?: number } = {},
+    request: {
+      path?: string;
+      sourceIp?: string;
+      method?: string;
+      host?: string;
+      statusCode?: number;
+      /** A connection without an HTTP request (no `http` section in its entry). */
+      noHttp?: boolean;
+    } = {},
   ): AccessLogEntry {
     const app = this.mustApp(undefined, appId);
     this.settle(app);
@@ -427,6 +441,7 @@ export class SimulatedCloud {
       method: request.method ?? 'GET',
       sourceIp: request.sourceIp ?? '203.0.113.10',
       statusCode: request.statusCode ?? (app.state === 'SHOULD_BE_UP' ? 200 : 503),
+      ...(request.noHttp ? { noHttp: true } : {}),
     };
     app.accessLog.push(entry);
     if (app.accessLog.length > 10_000) app.accessLog.splice(0, app.accessLog.length - 10_000);

@@ -13,6 +13,7 @@ import { escapeHtml } from '../../shared/html.ts';
 import { describeError } from '../../shared/log.ts';
 import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
 import { SimError } from './model.ts';
+import { priceSystemView } from './price-system.ts';
 import {
   accessLogView,
   applicationView,
@@ -70,7 +71,29 @@ export interface SimulatorServer {
   resetCalls(): void;
   /** Close every open access-log stream (a dropped connection, for resume tests). */
   dropStreams(): void;
+  /** Readings of the platform that no source settles, switchable while running (see SimBehaviour). */
+  behaviour: SimBehaviour;
   close(): Promise<void>;
+}
+
+/**
+ * Behaviours of the real platform that are unconfirmed, so tests can cover each reading.
+ */
+export interface SimBehaviour {
+  /**
+   * Whether an access-log stream resumes after the id in Last-Event-ID. clever-client.js sends it
+   * (src/lib/stream/cc-stream.ts), but whether the server honours it is unconfirmed: when false, the
+   * header is ignored and only `since` chooses the backlog.
+   */
+  honourLastEventId: boolean;
+  /**
+   * Whether access-log events carry ids (the SSE `id:` line, and `id`/`requestId` in the data).
+   * clever-client.js resumes by the SSE id; entries without any id are a reading to tolerate.
+   */
+  accessLogIds: boolean;
+  /** The event socket's heartbeat: its announced delay, and whether pings are sent at all. */
+  socketPingDelayMs: number;
+  socketPings: boolean;
 }
 
 interface Route {
@@ -103,6 +126,12 @@ export async function startSimulatorServer(options: {
   const faults: Fault[] = [];
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
+  const behaviour: SimBehaviour = {
+    honourLastEventId: true,
+    accessLogIds: true,
+    socketPingDelayMs: HEARTBEAT_MS,
+    socketPings: true,
+  };
 
   const send = (ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (ctx.dropAnswer) {
@@ -116,6 +145,9 @@ export async function startSimulatorServer(options: {
   };
   const fail = (ctx: Ctx, status: number, id: number, text: string) =>
     send(ctx, status, message(id, text, 'error'));
+  /** A v4 error body, `{error, code}` (clever-client.js esm/streams/clever-cloud-sse.ts reads these). */
+  const v4Fail = (ctx: Ctx, status: number, text: string) =>
+    send(ctx, status, { error: text, code: `clever.simulator.${status}` });
 
   /** The owner a path names: /v2/self/... is the personal space. */
   const ownerOf = (ctx: Ctx, segment: string | undefined): string | null => {
@@ -220,6 +252,32 @@ export async function startSimulatorServer(options: {
       },
     },
     {
+      // The console's price system: zone_id and currency are both required (OpenAPI getPriceSystem).
+      method: 'GET',
+      pattern: /^\/v4\/billing\/price-system$/,
+      handler: (ctx) => {
+        const zone = ctx.url.searchParams.get('zone_id');
+        const currency = ctx.url.searchParams.get('currency');
+        if (!zone || !currency) return v4Fail(ctx, 400, 'zone_id and currency are required');
+        const view = priceSystemView(zone, currency, null);
+        if (view) send(ctx, 200, view);
+        else v4Fail(ctx, 404, `no price system for zone ${zone} in ${currency}`);
+      },
+    },
+    {
+      // An owner's price system (clever-client.js GetPriceSystemCommand): zone_id, in its currency.
+      method: 'GET',
+      pattern: /^\/v4\/billing\/organisations\/([^/]+)\/price-system$/,
+      handler: (ctx, [owner]) => {
+        const ownerId = ownerOf(ctx, owner);
+        if (!ownerId) return;
+        const zone = ctx.url.searchParams.get('zone_id') ?? 'par';
+        const view = priceSystemView(zone, 'EUR', ownerId);
+        if (view) send(ctx, 200, view);
+        else v4Fail(ctx, 404, `no price system for zone ${zone}`);
+      },
+    },
+    {
       // Both paths are in use (the clients' and the OpenAPI's); which one is canonical is unconfirmed.
       method: 'GET',
       pattern: /^\/v4\/(?:accesslogs|logs)\/organisations\/([^/]+)\/applications\/([^/]+)\/accesslogs$/,
@@ -232,9 +290,9 @@ export async function startSimulatorServer(options: {
 
   const streamAccessLogs = (ctx: Ctx, app: SimApp) => {
     const { req, res, url } = ctx;
-    const lastEventId = Number(
-      req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? Number.NaN,
-    );
+    const lastEventId = behaviour.honourLastEventId
+      ? Number(req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? Number.NaN)
+      : Number.NaN;
     const since = url.searchParams.get('since');
     const until = url.searchParams.get('until');
     const limit = Number(url.searchParams.get('limit') ?? Number.POSITIVE_INFINITY);
@@ -259,7 +317,12 @@ export async function startSimulatorServer(options: {
     const emit = (e: AccessLogEntry) => {
       if (ended) return;
       if (Number.isFinite(untilMs) && e.date > untilMs) return end('UNTIL_REACHED');
-      res.write(`id: ${e.seq}\nevent: ACCESS_LOG\ndata: ${JSON.stringify(accessLogView(e))}\n\n`);
+      if (behaviour.accessLogIds) {
+        res.write(`id: ${e.seq}\nevent: ACCESS_LOG\ndata: ${JSON.stringify(accessLogView(e))}\n\n`);
+      } else {
+        const { id: _id, requestId: _requestId, ...anonymous } = accessLogView(e);
+        res.write(`event: ACCESS_LOG\ndata: ${JSON.stringify(anonymous)}\n\n`);
+      }
       if (++sent >= limit) end('LIMIT_REACHED');
     };
     // The backlog: after the last event the client saw, or since a date.
@@ -336,7 +399,7 @@ export async function startSimulatorServer(options: {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const events = serveEventSocket(server, cloud, credentials);
+  const events = serveEventSocket(server, cloud, credentials, behaviour);
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
@@ -354,6 +417,7 @@ export async function startSimulatorServer(options: {
       calls.clear();
       outcomes.clear();
     },
+    behaviour,
     dropStreams: () => {
       for (const s of streams) s.socket?.destroy();
     },
@@ -408,7 +472,12 @@ function serveApp(
  * then heartbeats to answer and the platform's events ({event, date, data: "<JSON string>"}). A bad
  * authorization gets {type:"error", id:2001} and the socket closes.
  */
-function serveEventSocket(server: Server, cloud: SimulatedCloud, credentials: SimCredentials) {
+function serveEventSocket(
+  server: Server,
+  cloud: SimulatedCloud,
+  credentials: SimCredentials,
+  behaviour: SimBehaviour,
+) {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://simulator.invalid').pathname !== '/v2/events/event-socket') {
@@ -439,11 +508,12 @@ function serveEventSocket(server: Server, cloud: SimulatedCloud, credentials: Si
           };
           ws.send(JSON.stringify(message));
         });
+        // Pings every announced delay (read when the socket opens); none while pings are switched off.
+        const delay = behaviour.socketPingDelayMs;
         heartbeat = setInterval(() => {
-          ws.send(
-            JSON.stringify({ type: 'heartbeat', heartbeat_msg: 'ping', heartbeat_delay_ms: HEARTBEAT_MS }),
-          );
-        }, HEARTBEAT_MS);
+          if (!behaviour.socketPings) return;
+          ws.send(JSON.stringify({ type: 'heartbeat', heartbeat_msg: 'ping', heartbeat_delay_ms: delay }));
+        }, delay);
       });
       ws.on('close', () => {
         off?.();
@@ -599,6 +669,7 @@ function createControl(
               cloud.recordRequest(appId, {
                 ...(typeof b.path === 'string' ? { path: b.path } : {}),
                 ...(typeof b.sourceIp === 'string' ? { sourceIp: b.sourceIp } : {}),
+                ...(b.noHttp === true ? { noHttp: true } : {}),
               });
             }
             break;

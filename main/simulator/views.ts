@@ -145,9 +145,9 @@ export function message(id: number, text: string, type: 'error' | 'warning' | 's
   return { id, message: text, type };
 }
 
-/** An ACCESS_LOG event's data, in the documented shape. */
+/** An ACCESS_LOG event's data, in the documented shape (no `http` for a connection without a request). */
 export function accessLogView(e: AccessLogEntry) {
-  return {
+  const view = {
     id: e.id,
     date: new Date(e.date).toISOString(),
     applicationId: e.appId,
@@ -170,4 +170,7 @@ export function accessLogView(e: AccessLogEntry) {
       response: { statusCode: e.statusCode, time: 12 },
     },
   };
+  if (!e.noHttp) return view;
+  const { http: _http, ...withoutHttp } = view;
+  return withoutHttp;
 }

@@ -3,10 +3,17 @@
  * of each request. A request that the route's filters do not ignore counts as traffic; one logged for
  * an Asleep app asks for it (the engine wakes it).
  *
+ * An entry without an `http` section (a TCP redirection, a connection cut before the request line)
+ * is not a request: it neither counts as traffic nor wakes the app, as clever-tools
+ * (src/commands/accesslogs/accesslogs.command.js) and the console
+ * (clever-components src/components/cc-logs-app-access/cc-logs-app-access.smart.js) skip it.
+ *
  * A stream that drops, ends or goes silent (no event, heartbeats included, for `silenceMs`, noticed
  * within a quarter of it more) is opened again after a backoff (1 s, x1.25 per failure, at most 60 s,
- * with jitter), resuming after the last event id seen (Last-Event-ID); event ids already handled are
- * skipped, so nothing is lost or counted twice.
+ * with jitter). It resumes with both the last event id seen (Last-Event-ID, which clever-client.js
+ * sends: src/lib/stream/cc-stream.ts) and `since` the date of the last event seen, because whether the
+ * server honours Last-Event-ID is unconfirmed: either way nothing in the gap is lost, and the entries
+ * sent again at the boundary are skipped by their id, so nothing is counted twice.
  */
 
 import { describeError, type Log } from '../../shared/log.ts';
@@ -48,6 +55,9 @@ interface Follow {
   ownerId: string;
   controller: AbortController;
   lastEventId: string | null;
+  /** The date of the last entry seen (ISO, as logged): the `since` of the next connection. */
+  lastDate: string | null;
+  /** Entries already handled, by their id (the entry's own, else the event's). */
   recentIds: Set<string>;
   failures: number;
   connected: boolean;
@@ -60,6 +70,8 @@ interface Follow {
 }
 
 const RECENT_IDS = 1000;
+/** The reason shown for entries without an `http` section. */
+export const NOT_A_REQUEST = 'not an HTTP request';
 /** The watchdog looks for silent streams this many times per `silenceMs`. */
 const WATCHDOG_TICKS = 4;
 
@@ -145,6 +157,7 @@ export class AccessLogFollower {
       ownerId,
       controller: new AbortController(),
       lastEventId: null,
+      lastDate: null,
       recentIds: new Set(),
       failures: 0,
       connected: false,
@@ -159,7 +172,7 @@ export class AccessLogFollower {
 
   private async loop(f: Follow): Promise<void> {
     // The first connection looks back a minute, so a request made while the stream was opening counts.
-    const since = new Date(this.options.clock.now() - 60_000).toISOString();
+    const firstSince = new Date(this.options.clock.now() - 60_000).toISOString();
     while (!f.controller.signal.aborted) {
       const attempt = new AbortController();
       const stopAttempt = () => attempt.abort();
@@ -170,7 +183,7 @@ export class AccessLogFollower {
         await this.options.source(f.ownerId, f.appId, {
           signal: attempt.signal,
           lastEventId: f.lastEventId,
-          ...(f.lastEventId ? {} : { since }),
+          since: f.lastDate ?? firstSince,
           onEvent: (event) => {
             f.quiet = 0;
             f.connected = true;
@@ -197,23 +210,40 @@ export class AccessLogFollower {
   }
 
   private handle(f: Follow, event: SseEvent): void {
-    if (event.id) {
-      if (f.recentIds.has(event.id)) return;
-      f.recentIds.add(event.id);
-      if (f.recentIds.size > RECENT_IDS) f.recentIds.delete(f.recentIds.values().next().value as string);
-      f.lastEventId = event.id;
-    }
-    let data: { date?: string; http?: { request?: { path?: string } }; source?: { ip?: string } };
+    if (event.id) f.lastEventId = event.id;
+    let data: {
+      id?: string;
+      date?: string;
+      http?: { request?: { path?: string } } | null;
+      source?: { ip?: string };
+    };
     try {
       data = JSON.parse(event.data);
     } catch {
       this.options.log?.('warn', `access log of ${f.appId}: an event that is not JSON was skipped`);
       return;
     }
+    // An entry with no id at all is known by its date, source and path (two such requests in the
+    // same millisecond from one address to one path then count once: rare, and never a wake lost).
+    const key =
+      typeof data.id === 'string' && data.id
+        ? data.id
+        : (event.id ??
+          (data.date ? `${data.date} ${data.source?.ip ?? ''} ${data.http?.request?.path ?? ''}` : null));
+    if (key) {
+      if (f.recentIds.has(key)) return;
+      f.recentIds.add(key);
+      if (f.recentIds.size > RECENT_IDS) f.recentIds.delete(f.recentIds.values().next().value as string);
+    }
+    if (typeof data.date === 'string' && Number.isFinite(Date.parse(data.date))) f.lastDate = data.date;
     f.events++;
     const now = this.options.clock.now();
     const logged = data.date ? Date.parse(data.date) : Number.NaN;
     const at = Number.isFinite(logged) ? Math.min(logged, now) : now;
+    if (data.http == null) {
+      this.options.stats.ignored(f.appId, NOT_A_REQUEST, at);
+      return;
+    }
     const routing = this.options.engine.routingOf(f.appId);
     const reason = routing
       ? ignoredBecause(

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import {
   type AppSavings,
   PRICE_FACTS,
+  priceSourceNote,
   SAVINGS_WINDOWS,
   type SavingsDay,
   type SavingsFigures,
@@ -47,7 +48,7 @@ export function priceNote(pricing: SavingsPricing): string {
     pricing.unit === 'drops-per-10-min'
       ? `read as drops per 10 minutes × ${pricing.eurPerDrop} € per drop`
       : 'read as euros per hour';
-  return `Estimate: each app's flavor price from the Clever Cloud API (instance.minFlavor.price), ${reading}, × its minimum instance count × the hours it was asleep.`;
+  return `Fallback, for an app the price system does not price: its flavor price from the Clever Cloud API (instance.minFlavor.price), ${reading}, × its minimum instance count × the hours it was asleep.`;
 }
 
 export function SavingsView() {
@@ -109,6 +110,7 @@ export function SavingsView() {
           </section>
           <section className="card price-facts" aria-labelledby={`${id}-price`}>
             <h2 id={`${id}-price`}>How the money is estimated</h2>
+            <p className="price-source">{priceSourceNote(report.pricing)}</p>
             <p>{priceNote(report.pricing)}</p>
             <p className={report.pricing.confirmed ? 'muted' : 'warn'}>
               {report.pricing.confirmed

@@ -7,6 +7,7 @@ import {
   historyFilterSchema,
 } from '../../../shared/history.ts';
 import { EXPORT_CONTENT_TYPES, exportHistory } from '../../reports/history-export.ts';
+import { savingsPricesFor } from '../../reports/savings-prices.ts';
 import { loadSavingsReport } from '../../reports/savings-report.ts';
 import { queryHistory } from '../../store/history-queries.ts';
 import type { Session } from '../session.ts';
@@ -20,7 +21,9 @@ export function reportCalls(ctx: CallContext): HandlersOf<ReportCall> {
 
     savings: async ({ timeZone }) => {
       const s = ctx.need();
+      const prices = await savingsPricesFor(s.clever, s.engine.list());
       return loadSavingsReport({
+        ...(prices ? { prices } : {}),
         store: s.store,
         now: s.clock.now(),
         timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
