@@ -56,27 +56,50 @@ export const preloadBoot: Plugin = {
   },
 };
 
-/** The modules of the first script (renderer/main.tsx): everything else is the bundle's or a view's. */
-const FIRST_SCRIPT =
-  /([\\/]renderer[\\/](index\.html|styles\.css|main\.tsx|api[\\/](early|token)\.ts)|[\\/]shared[\\/]api-http\.ts|preload-helper\.js)$/;
-/** What only the views loaded on demand use (renderer/components/Shell.tsx). */
-const ON_DEMAND =
-  /[\\/]renderer[\\/]components[\\/](AppDetail|AppControls|AppFacts|Timeline|FirstRun|HistoryView|SavingsView|RoutesView|RouteEditor|RouteRanges|RouteTarget|SettingsView|OperationsSettings|form)\.tsx$/;
+/**
+ * The modules of the bundle: what renderer/boot.tsx imports statically, directly or not, less what the
+ * first script (renderer/main.tsx) imports. Found on the module graph once it is built; the views that
+ * Shell.tsx imports dynamically, and what only they use, stay out.
+ */
+const bootModules = new Set<string>();
+
+export const bundleGraph: Plugin = {
+  name: 'bundle-graph',
+  apply: 'build',
+  buildEnd() {
+    bootModules.clear();
+    const ids = [...this.getModuleIds()];
+    const closure = (file: string) => {
+      const root = ids.find((id) => id.replace(/\\/g, '/').endsWith(file));
+      const seen = new Set<string>();
+      const visit = (id: string) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        for (const dep of this.getModuleInfo(id)?.importedIds ?? []) visit(dep);
+      };
+      if (root) visit(root);
+      return seen;
+    };
+    const first = closure('/renderer/main.tsx');
+    for (const id of closure('/renderer/boot.tsx')) if (!first.has(id)) bootModules.add(id);
+  },
+};
 
 /**
  * One chunk for the bundle (React, the store, the apps view and what they import), one per view loaded
- * on demand; without it, every module shared by the bundle and a view becomes a small chunk of its own.
+ * on demand (and what they share); without it, every module shared by the bundle and a view becomes a
+ * small chunk of its own.
  */
 export const chunks = {
   // A module of the first script that the bundle imports too stays the first script's.
   includeDependenciesRecursively: false,
-  groups: [{ name: 'boot', test: (id: string) => !FIRST_SCRIPT.test(id) && !ON_DEMAND.test(id) }],
+  groups: [{ name: 'boot', test: (id: string) => bootModules.has(id) }],
 };
 
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react(), cspInBuildOnly, preloadBoot],
+  plugins: [react(), cspInBuildOnly, bundleGraph, preloadBoot],
   build: {
     outDir: '../out/renderer',
     emptyOutDir: true,
