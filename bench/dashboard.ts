@@ -25,6 +25,7 @@
  *     (the fixture stops and starts them from the console); baseline: the same with no churn.
  *
  *   npx node bench/dashboard.ts [--apps 1000] [--runs 7] [--changes 24] [--seconds 10] [--churn 100]
+ *                               [--only first-render]   (a) alone, with 1,000 apps and no baseline)
  *
  * Goals of the issue: first render < 500 ms, change on screen < 250 ms, no frame over 50 ms.
  * Nothing here asserts: the figures are printed (JSON lines) and returned.
@@ -436,12 +437,14 @@ export interface DashboardOptions {
   changes?: number;
   seconds?: number;
   churn?: number;
+  /** 'first-render': part a) alone, on the `apps` fleet only (no 10-app baseline). */
+  only?: 'first-render';
   /** Called with each result as soon as it is measured. */
   onResult?: (result: DashboardResult) => void;
 }
 
 export async function dashboardBench(options: DashboardOptions = {}): Promise<DashboardResult[]> {
-  const { apps = 1000, runs = 7, changes = 24, seconds = 10, churn = 100, onResult } = options;
+  const { apps = 1000, runs = 7, changes = 24, seconds = 10, churn = 100, only, onResult } = options;
   // The dashboard the server serves: built when missing or older than its sources.
   execFileSync(process.execPath, [...NODE.slice(1), 'scripts/ensure-renderer.ts'], {
     cwd: ROOT,
@@ -457,6 +460,12 @@ export async function dashboardBench(options: DashboardOptions = {}): Promise<Da
     args: CHROMIUM_ARGS,
   });
   try {
+    if (only === 'first-render') {
+      await withFleet(apps, async (fleet) => {
+        for (const mode of ['cold', 'reload'] as const) note(await firstRender(browser, fleet, runs, mode));
+      });
+      return results;
+    }
     const baselines = await withFleet(10, async (fleet) => [
       await firstRender(browser, fleet, runs, 'cold'),
       await firstRender(browser, fleet, runs, 'reload'),
@@ -499,14 +508,17 @@ if (import.meta.main) {
       changes: { type: 'string', default: '24' },
       seconds: { type: 'string', default: '10' },
       churn: { type: 'string', default: '100' },
+      only: { type: 'string' },
     },
   });
+  if (values.only !== undefined && values.only !== 'first-render') throw new Error('--only first-render');
   await dashboardBench({
     apps: Number(values.apps),
     runs: Number(values.runs),
     changes: Number(values.changes),
     seconds: Number(values.seconds),
     churn: Number(values.churn),
+    ...(values.only === 'first-render' ? { only: 'first-render' as const } : {}),
     onResult: (r) => console.log(JSON.stringify(r)),
   });
 }

@@ -1,13 +1,22 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserApp } from './App.tsx';
-import { pickApi } from './api/pick-api.ts';
+/**
+ * The page's first script, kept small: it starts the dashboard's first requests (the event stream and
+ * the snapshot) at once, while the bundle (./boot.tsx, preloaded by index.html) is still on its way,
+ * then hands them to it.
+ */
+import { startEarlyRequests } from './api/early.ts';
 import './styles.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <BrowserApp initial={pickApi(window)} />
-  </StrictMode>,
-);
+const early = startEarlyRequests(window);
+// This script is `async` (it does not wait for the stylesheet): the dashboard is rendered once the
+// stylesheet is in, so the apps table measures its rows styled.
+const stylesheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
+const styled =
+  stylesheet && !stylesheet.sheet
+    ? new Promise((done) => {
+        stylesheet.addEventListener('load', done, { once: true });
+        stylesheet.addEventListener('error', done, { once: true });
+      })
+    : null;
+const { boot } = await import('./boot.tsx');
+await styled;
+boot(early);

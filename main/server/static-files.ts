@@ -1,10 +1,19 @@
 /**
  * The built dashboard (vite build output), served with a strict Content Security Policy: scripts,
  * styles and connections from this origin only, no inline script, no framing.
+ *
+ * Files are kept in memory once read (checked against the file's size and time of change at each
+ * request, so a rebuild under a running server is served at once), with their brotli and gzip forms,
+ * made at the first request that accepts them. Vite names the files of assets/ after their content:
+ * they are cached for a year, immutable; the page itself (index.html) is always revalidated, against
+ * its ETag (304 when unchanged).
  */
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 export const CSP = [
   "default-src 'none'",
@@ -44,6 +53,119 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/** Worth compressing: text. Images (png, ico) and woff2 are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.map']);
+/** Below this, compression saves less than it costs. */
+const MIN_COMPRESS = 1024;
+/** Larger files are read each time and sent as they are (the build has none: its largest is a source map). */
+const MAX_CACHED_FILE = 16 * 1024 * 1024;
+/** The memory the cache may hold (bodies and their compressed forms); past it, it starts again empty. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+export type Encoding = 'br' | 'gzip';
+
+const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: within 10 % of the best brotli for the bundle, in milliseconds rather than a second
+  // (made at the first request, which waits for it).
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+};
+
+interface CachedFile {
+  size: number;
+  mtimeMs: number;
+  body: Buffer;
+  /** Of the body: each encoded form's is this with a suffix. */
+  etag: string;
+  compressible: boolean;
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+}
+
+const cache = new Map<string, CachedFile>();
+let cachedBytes = 0;
+
+/**
+ * The encoding to answer with for an Accept-Encoding header: brotli, else gzip, each unless refused
+ * (q=0, or `*;q=0` when not named); null for the file as it is.
+ */
+export function negotiateEncoding(header: string | string[] | undefined): Encoding | null {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const q = new Map<string, number>();
+  for (const part of text.split(',')) {
+    const [raw, ...params] = part.toLowerCase().split(';');
+    const name = raw?.trim();
+    if (!name) continue;
+    let weight = 1;
+    for (const param of params) {
+      const m = /^\s*q\s*=\s*([\d.]+)\s*$/.exec(param);
+      if (m) weight = Number(m[1]);
+    }
+    q.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weight = (name: Encoding) =>
+    q.get(name) ?? (name === 'gzip' ? q.get('x-gzip') : undefined) ?? q.get('*') ?? 0;
+  const br = weight('br');
+  const gz = weight('gzip');
+  if (br > 0 && br >= gz) return 'br';
+  if (gz > 0) return 'gzip';
+  return null;
+}
+
+/** Does an If-None-Match header name this ETag (weak comparison, as RFC 9110 asks for GET)? */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+async function load(file: string, info: { size: number; mtimeMs: number }): Promise<CachedFile> {
+  const known = cache.get(file);
+  if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return known;
+  const body = await readFile(file);
+  const entry: CachedFile = {
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    body,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    compressible: COMPRESSIBLE.has(extname(file).toLowerCase()) && body.length >= MIN_COMPRESS,
+    encoded: {},
+  };
+  if (known) {
+    cache.delete(file);
+    cachedBytes -= known.body.length * 2;
+  }
+  if (body.length <= MAX_CACHED_FILE) {
+    // Counted twice: the body and (at most about as large) its compressed forms.
+    if (cachedBytes + body.length * 2 > MAX_CACHE_BYTES) {
+      cache.clear();
+      cachedBytes = 0;
+    }
+    cache.set(file, entry);
+    cachedBytes += body.length * 2;
+  }
+  return entry;
+}
+
+function encodedForm(entry: CachedFile, encoding: Encoding): Promise<Buffer> {
+  let form = entry.encoded[encoding];
+  if (!form) {
+    form = compressors[encoding](entry.body);
+    entry.encoded[encoding] = form;
+    // A failure is not kept: the next request tries again.
+    form.catch(() => {
+      if (entry.encoded[encoding] === form) delete entry.encoded[encoding];
+    });
+  }
+  return form;
+}
+
 export async function serveStatic(
   req: IncomingMessage,
   res: ServerResponse,
@@ -75,12 +197,24 @@ export async function serveStatic(
     res.end('not found\n');
     return;
   }
-  const body = await readFile(file);
-  res.writeHead(200, {
+  const entry = await load(file, info);
+  const encoding = entry.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
+  const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
+  const headers: Record<string, string | number> = {
     'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': body.length,
     // Vite names assets after their content: they never change. The page itself is always checked.
     'cache-control': relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-  });
+    etag,
+  };
+  if (entry.compressible) headers.vary = 'Accept-Encoding';
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  const body = encoding ? await encodedForm(entry, encoding) : entry.body;
+  if (encoding) headers['content-encoding'] = encoding;
+  headers['content-length'] = body.length;
+  res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }

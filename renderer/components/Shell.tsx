@@ -3,19 +3,31 @@
  * while the kill switch or dry-run is on (or the connection is lost), the current view, the app
  * details, and the notifications.
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { countByState } from '../../shared/app-view.ts';
 import { CONSOLE_LABELS, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import { useDashboard } from '../store/context.tsx';
 import type { View } from '../store/dashboard-store.ts';
-import { AppDetailPanel } from './AppDetail.tsx';
 import { AppsView } from './AppsView.tsx';
-import { FirstRun } from './FirstRun.tsx';
-import { HistoryView } from './HistoryView.tsx';
 import { CloseIcon, Logo, StateIcon } from './icons.tsx';
-import { RoutesView } from './RoutesView.tsx';
-import { SavingsView } from './SavingsView.tsx';
-import { SettingsView } from './SettingsView.tsx';
+
+// The first screen is the apps table: every other view, the details panel and the first-run screen
+// are chunks of their own, fetched when first shown (bench/dashboard.ts: first render).
+const AppDetailPanel = lazy(() => import('./AppDetail.tsx').then((m) => ({ default: m.AppDetailPanel })));
+const FirstRun = lazy(() => import('./FirstRun.tsx').then((m) => ({ default: m.FirstRun })));
+const HistoryView = lazy(() => import('./HistoryView.tsx').then((m) => ({ default: m.HistoryView })));
+const RoutesView = lazy(() => import('./RoutesView.tsx').then((m) => ({ default: m.RoutesView })));
+const SavingsView = lazy(() => import('./SavingsView.tsx').then((m) => ({ default: m.SavingsView })));
+const SettingsView = lazy(() => import('./SettingsView.tsx').then((m) => ({ default: m.SettingsView })));
+
+/** While a view's chunk arrives (a few milliseconds from this server; longer on a slow link). */
+function Pending() {
+  return (
+    <p className="pending" aria-busy="true">
+      Loading…
+    </p>
+  );
+}
 
 export function Shell() {
   const phase = useDashboard((s) => s.phase);
@@ -46,7 +58,13 @@ export function Shell() {
       </main>
     );
   }
-  if (mode === 'disconnected') return <FirstRun />;
+  if (mode === 'disconnected') {
+    return (
+      <Suspense fallback={<Pending />}>
+        <FirstRun />
+      </Suspense>
+    );
+  }
 
   return (
     <div className="shell">
@@ -57,12 +75,18 @@ export function Shell() {
       <Banners />
       <main id="main" tabIndex={-1} className={`main view-${view}`}>
         {view === 'apps' && <AppsView />}
-        {view === 'history' && <HistoryView />}
-        {view === 'savings' && <SavingsView />}
-        {view === 'routes' && <RoutesView />}
-        {view === 'settings' && <SettingsView />}
+        <Suspense fallback={<Pending />}>
+          {view === 'history' && <HistoryView />}
+          {view === 'savings' && <SavingsView />}
+          {view === 'routes' && <RoutesView />}
+          {view === 'settings' && <SettingsView />}
+        </Suspense>
       </main>
-      {view === 'apps' && selected && <AppDetailPanel key={selected} appId={selected} />}
+      {view === 'apps' && selected && (
+        <Suspense fallback={null}>
+          <AppDetailPanel key={selected} appId={selected} />
+        </Suspense>
+      )}
       <Toasts />
     </div>
   );
