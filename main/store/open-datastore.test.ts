@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -154,4 +155,66 @@ describe('the datastore files', () => {
     }
     store.close();
   });
+});
+
+/**
+ * The state after a crash on a read-only mount: the file with its -wal and -shm, opened where nothing
+ * can be written. A private mount namespace (`unshare -m`, root only) binds the folder read-only for
+ * one child process, which opens the datastore as the reaper does.
+ */
+const canMountReadOnly = (() => {
+  if (process.getuid?.() !== 0) return false;
+  return spawnSync('unshare', ['-m', 'true']).status === 0;
+})();
+
+describe('a datastore on a read-only mount, with the -wal and -shm of a crash', () => {
+  it.skipIf(!canMountReadOnly)(
+    'is said at open, not found at the first decision (needs root and unshare -m)',
+    () => {
+      const folder = dir();
+      const file = join(folder, 'reaper.sqlite');
+      // A writer killed mid-life: its WAL holds the last commit, -shm is left behind.
+      const writer = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { Datastore } from ${JSON.stringify(new URL('./datastore.ts', import.meta.url).href)};
+           const store = new Datastore(${JSON.stringify(file)});
+           store.db.exec("PRAGMA wal_autocheckpoint = 0");
+           store.commit({ history: [{ appId: 'app_1', at: 1, kind: 'transition', from: 'Up', to: 'Down', actor: 'reaper', reason: 'crash test' }] });
+           process.kill(process.pid, 'SIGKILL');`,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(writer.signal, writer.stderr).toBe('SIGKILL');
+      expect(existsSync(`${file}-wal`)).toBe(true);
+      expect(existsSync(`${file}-shm`)).toBe(true);
+
+      const opener = `import { openDatastore } from ${JSON.stringify(new URL('./open-datastore.ts', import.meta.url).href)};
+        const { store, problem } = openDatastore(${JSON.stringify(file)});
+        console.log(JSON.stringify({ file: store.file, problem }));`;
+      const run = spawnSync(
+        'unshare',
+        [
+          '-m',
+          'sh',
+          '-c',
+          `mount --bind -o ro "$1" "$1" && exec "$2" --input-type=module -e "$3"`,
+          'sh',
+          folder,
+          process.execPath,
+          opener,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const opened = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+        file: string;
+        problem: string | null;
+      };
+      expect(opened.problem).toMatch(/cannot be used \(.+\)\. The reaper runs without saving/);
+      expect(opened.file).toBe(':memory:');
+    },
+  );
 });

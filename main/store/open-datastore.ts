@@ -4,7 +4,8 @@
  *   one started: app states are read again from Clever Cloud, the old history stays in the kept file;
  * - a file of 0 bytes (truncated, or emptied by a restore gone wrong) opens as a new datastore, and
  *   says so: its history is gone, only a backup has it;
- * - a file that cannot be opened or written (unwritable folder, full disk) leaves the reaper running
+ * - a file that cannot be opened or written (unwritable folder, read-only mount, full disk: a write is
+ *   tried at open) leaves the reaper running
  *   on an in-memory datastore, with the reason, so the dashboard and the logs can say it loudly.
  */
 import { existsSync, renameSync, statSync } from 'node:fs';
@@ -33,6 +34,11 @@ function check(store: Datastore): void {
     });
   }
   store.loadRecords();
+  // A file that opens and reads may still refuse writes: a read-only mount that holds the -wal and
+  // -shm files of a crash opens without a word. Write the schema version back (a real write
+  // transaction, same value) so that such a place is found now, not at the first decision.
+  const { user_version: version } = store.db.prepare('PRAGMA user_version').get() as { user_version: number };
+  store.db.exec(`PRAGMA user_version = ${version}`);
 }
 
 export function openDatastore(file: string, now: () => number = Date.now): OpenedDatastore {
