@@ -3,9 +3,24 @@
  * follows the facts of the API notes (see the README's "Clever Cloud facts" section):
  *
  * - app `state`: SHOULD_BE_UP, SHOULD_BE_DOWN, WANTS_TO_BE_UP, MODERATED, DEFAULT_OF_PAYMENT;
- * - a start (POST .../instances) creates a DEPLOY deployment; the app stays SHOULD_BE_DOWN until the
- *   deployment begins, is WANTS_TO_BE_UP while it runs (WIP), and SHOULD_BE_UP once it is OK;
- *   the deployment is listed only a moment after the start answered (clever-tools polls for it);
+ * - a start (POST .../instances) creates a DEPLOY deployment; a stopped app becomes WANTS_TO_BE_UP
+ *   (at once by default: `startStateDelayMs`) and SHOULD_BE_UP once the deployment is OK. The
+ *   deployment is listed only a moment after the start answered (`listingDelayMs`: clever-tools
+ *   `src/models/deployments.js` warns that reading a new deployment too soon fails, and polls the
+ *   list instead). This holds for every start, the reaper's and the console's;
+ * - after a failed or cancelled start the app stays WANTS_TO_BE_UP (`afterFailedStart`): the
+ *   console reads WANTS_TO_BE_UP with the newest deployment FAIL as "start failed" (clever-client.js
+ *   `esm/utils/app-status.js`); whether it stays so on the real platform is unconfirmed;
+ * - deployments queue: a start while a deployment is under way is QUEUED (a v4 state, clever-client.js
+ *   `deployment.types`) and begins when the one ahead ends; a slow platform may keep even a lone one
+ *   QUEUED a while (`queueDelayMs`). v2 has no QUEUED (clever-client.js `deployment-transform.js`
+ *   maps every v2 state but QUEUED): whether v2 lists a queued one as WIP or not at all is
+ *   unconfirmed, so both are modelled (`v2Queued`);
+ * - the activity also holds entries other than DEPLOY and UNDEPLOY (UPSCALE, DOWNSCALE, REPLACE,
+ *   CANCEL, NONE: the OpenAPI enum), which may fail without the app being down (`addActivity`);
+ * - instances have states (UP, DEPLOYING, STOPPING, TASK_IN_PROGRESS: the v2 instance enum);
+ * - a task app (`instance.lifetime` TASK, read by clever-tools `create.command.js`) runs its task
+ *   (TASK_RUNNING) and stops by itself; the exact states on the real platform are unconfirmed;
  * - a start of a running app (a redeploy) keeps it SHOULD_BE_UP while the deployment is WIP;
  * - a stop (DELETE .../instances) leaves the app SHOULD_BE_UP for a while, then SHOULD_BE_DOWN, and
  *   shows as an UNDEPLOY entry in the deployments;
@@ -22,6 +37,31 @@ import type { Clock } from '../engine/ports.ts';
 
 export type DeploymentOutcome = 'ok' | 'fail' | 'cancel' | 'vanish';
 
+/** Deployment actions (v2 `action`, the OpenAPI enum). */
+export type DeploymentAction =
+  | 'DEPLOY'
+  | 'UNDEPLOY'
+  | 'UPSCALE'
+  | 'DOWNSCALE'
+  | 'REPLACE'
+  | 'CANCEL'
+  | 'NONE';
+
+/** The simulator's deployment states: v2's, plus QUEUED (v4 only; see `v2Queued`). */
+export type SimDeploymentState = DeploymentState | 'QUEUED';
+
+/** Instance states (v2 instance enum, OpenAPI; v4 adds BUILDING). */
+export type InstanceState = 'DEPLOYING' | 'UP' | 'STOPPING' | 'TASK_IN_PROGRESS';
+
+export interface SimInstance {
+  id: string;
+  appId: string;
+  state: InstanceState;
+  deployId: string;
+  instanceNumber: number;
+  creationDate: number;
+}
+
 export interface SimOwner {
   id: string;
   name: string;
@@ -32,8 +72,9 @@ export interface SimDeployment {
   id: number;
   uuid: string;
   date: number;
-  state: DeploymentState;
-  action: 'DEPLOY' | 'UNDEPLOY';
+  state: SimDeploymentState;
+  /** null: an entry without `action` (tolerated by the reaper; older entries may lack it). */
+  action: DeploymentAction | null;
   commit: string;
   cause: string;
   instances: number;
@@ -89,6 +130,8 @@ export interface SimApp {
   lastDeploy: number;
   instanceType: string;
   flavor: { name: string; mem: number; cpus: number; price: number };
+  /** ApplicationView `instance.lifetime`: TASK apps run a task and stop by themselves. */
+  lifetime: 'REGULAR' | 'TASK';
   minInstances: number;
   maxInstances: number;
   vhosts: string[];
@@ -97,8 +140,8 @@ export interface SimApp {
   stopNeverCompletes: boolean;
   deployDurationMs: number | null;
   accessLog: AccessLogEntry[];
-  /** Pending changes, applied when their time comes. */
-  pending: { at: number; apply: () => void }[];
+  /** Pending changes, applied when their time comes (tagged with the deployment they belong to). */
+  pending: { at: number; apply: () => void; uuid: string }[];
 }
 
 export interface SimOptions {
@@ -110,6 +153,16 @@ export interface SimOptions {
   listingDelayMs: number;
   /** How long a failing deployment runs before it fails. */
   failAfterMs: number;
+  /** Delay between a start's answer and a stopped app becoming WANTS_TO_BE_UP. */
+  startStateDelayMs: number;
+  /** The state a stopped app is left in after its start failed or was cancelled. */
+  afterFailedStart: 'WANTS_TO_BE_UP' | 'SHOULD_BE_DOWN';
+  /** How v2 lists a QUEUED deployment: as WIP, or not at all (unconfirmed: both are modelled). */
+  v2Queued: 'WIP' | 'hidden';
+  /** A slow platform: how long a deployment stays QUEUED even with nothing ahead of it. */
+  queueDelayMs: number;
+  /** How long a task app's task runs (TASK_RUNNING) before it stops by itself. */
+  taskDurationMs: number;
 }
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
@@ -117,6 +170,11 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   stopDurationMs: 8 * SECOND,
   listingDelayMs: 2 * SECOND,
   failAfterMs: 30 * SECOND,
+  startStateDelayMs: 0,
+  afterFailedStart: 'WANTS_TO_BE_UP',
+  v2Queued: 'WIP',
+  queueDelayMs: 0,
+  taskDurationMs: 60 * SECOND,
 };
 
 /**
@@ -193,6 +251,7 @@ export class SimulatedCloud {
       instances?: number;
       vhosts?: string[];
       deployDurationMs?: number;
+      lifetime?: SimApp['lifetime'];
     } = {},
   ): SimApp {
     if (!this.owner(ownerId)) throw new Error(`no owner ${ownerId}`);
@@ -209,6 +268,7 @@ export class SimulatedCloud {
       lastDeploy: 0,
       instanceType: 'node',
       flavor: options.flavor ?? { ...DEFAULT_FLAVOR },
+      lifetime: options.lifetime ?? 'REGULAR',
       minInstances: options.instances ?? 1,
       maxInstances: options.instances ?? 1,
       vhosts: options.vhosts ?? [`${id.replace('_', '-')}.cleverapps.io`],
@@ -246,11 +306,45 @@ export class SimulatedCloud {
     return out;
   }
 
-  /** Deployments visible now, newest first. */
+  /**
+   * Deployments as v2 lists them now, newest first: only those listed yet, a QUEUED one as WIP or
+   * left out (`v2Queued`). Copies: the model's own entries keep their QUEUED state.
+   */
   deployments(app: SimApp): SimDeployment[] {
     this.settle(app);
     const now = this.clock.now();
-    return app.deployments.filter((d) => d.listedAt <= now);
+    const out: SimDeployment[] = [];
+    for (const d of app.deployments) {
+      if (d.listedAt > now) continue;
+      if (d.state !== 'QUEUED') out.push(d);
+      else if (this.options.v2Queued === 'WIP') out.push({ ...d, state: 'WIP' });
+    }
+    return out;
+  }
+
+  /** The app's instances now, with their states (none when it is stopped). */
+  instances(app: SimApp): SimInstance[] {
+    this.settle(app);
+    const running = app.deployments.find((d) => d.state === 'WIP' || d.state === 'TASK_RUNNING');
+    const lastOk = app.deployments.find((d) => d.action === 'DEPLOY' && d.state === 'OK');
+    const out: SimInstance[] = [];
+    const add = (state: InstanceState, d: SimDeployment) => {
+      for (let i = 0; i < app.minInstances; i++) {
+        out.push({
+          id: `${d.uuid}-${i}`,
+          appId: app.id,
+          state,
+          deployId: d.uuid,
+          instanceNumber: i,
+          creationDate: d.date,
+        });
+      }
+    };
+    if (app.state === 'SHOULD_BE_UP' && lastOk && running?.action !== 'UNDEPLOY') add('UP', lastOk);
+    if (running?.state === 'TASK_RUNNING') add('TASK_IN_PROGRESS', running);
+    else if (running?.action === 'DEPLOY') add('DEPLOYING', running);
+    else if (running?.action === 'UNDEPLOY' && lastOk) add('STOPPING', lastOk);
+    return out;
   }
 
   private settle(app: SimApp): void {
@@ -259,8 +353,8 @@ export class SimulatedCloud {
     while (app.pending.length && app.pending[0]!.at <= now) app.pending.shift()!.apply();
   }
 
-  private later(app: SimApp, delay: number, apply: () => void): void {
-    app.pending.push({ at: this.clock.now() + delay, apply });
+  private later(app: SimApp, delay: number, apply: () => void, uuid = ''): void {
+    app.pending.push({ at: this.clock.now() + delay, apply, uuid });
     app.pending.sort((a, b) => a.at - b.at);
     // With someone on the event socket, changes happen on time rather than when next read.
     if (this.eventListeners.size) this.clock.setTimeout(() => this.settle(app), delay);
@@ -283,7 +377,7 @@ export class SimulatedCloud {
         ownerId: app.ownerId,
         uuid: d.uuid,
         state: d.state,
-        action: d.action,
+        action: d.action ?? '',
         commit: d.commit,
         cause: d.cause,
       },
@@ -291,19 +385,16 @@ export class SimulatedCloud {
     for (const l of this.eventListeners) l(e);
   }
 
-  /** A deployment ends: its state, the app's, and the event that says so. */
+  /** A deployment ends: its state, the app's, and the event that says so; the next queued begins. */
   private finish(app: SimApp, d: SimDeployment, state: DeploymentState, appState?: CleverState): void {
     d.state = state;
     if (appState) app.state = appState;
     this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_END');
+    const next = app.deployments.findLast((x) => x.state === 'QUEUED' && x.action === 'DEPLOY');
+    if (next) this.queued.get(next.uuid)?.();
   }
 
-  private newDeployment(
-    app: SimApp,
-    action: 'DEPLOY' | 'UNDEPLOY',
-    date: number,
-    cause: string,
-  ): SimDeployment {
+  private newDeployment(app: SimApp, action: DeploymentAction, date: number, cause: string): SimDeployment {
     const d: SimDeployment = {
       id: app.deployments.length + 1,
       uuid: randomUUID(),
@@ -321,9 +412,15 @@ export class SimulatedCloud {
     return d;
   }
 
+  /** Begins a queued deployment: its `begin`, by uuid, until it runs. */
+  private readonly queued = new Map<string, () => void>();
+
   // ---- the API's actions -----------------------------------------------------------------------
 
-  /** POST .../instances: start a stopped app, or redeploy a running one. */
+  /**
+   * POST .../instances: start a stopped app, or redeploy a running one. A deployment under way is
+   * not cancelled: the new one is QUEUED behind it.
+   */
   start(ownerId: string, appId: string, cause = 'redeploy from the API'): { deploymentId: string | null } {
     const app = this.mustApp(ownerId, appId);
     if (!app.commitId) {
@@ -336,45 +433,106 @@ export class SimulatedCloud {
     const outcome = app.nextOutcomes.shift() ?? 'ok';
     const now = this.clock.now();
     const running = app.state === 'SHOULD_BE_UP';
-    // Pending stops and starts of this app give way to the new deployment.
-    app.pending = [];
-    for (const d of app.deployments)
-      if (d.state === 'WIP') d.state = d.action === 'UNDEPLOY' ? 'OK' : 'CANCELLED';
+    // A stop under way gives way to the start.
+    const stopping = app.deployments.filter((d) => d.action === 'UNDEPLOY' && d.state === 'WIP');
+    for (const d of stopping) d.state = 'OK';
+    const ids = new Set(stopping.map((d) => d.uuid));
+    app.pending = app.pending.filter((p) => !ids.has(p.uuid));
 
     if (outcome === 'vanish') {
       // The API answered with a deployment id, but nothing ever happens.
       return { deploymentId: randomUUID() };
     }
+    const ahead = app.deployments.some(
+      (d) =>
+        d.action === 'DEPLOY' && (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING'),
+    );
     const d = this.newDeployment(app, 'DEPLOY', now, cause);
-    d.listedAt = now + this.options.listingDelayMs;
-    const duration = app.deployDurationMs ?? this.options.deployDurationMs;
-    this.later(app, this.options.listingDelayMs, () => {
-      if (!running) app.state = 'WANTS_TO_BE_UP';
-      this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
-    });
     const listed = this.options.listingDelayMs;
-    if (outcome === 'ok') {
-      this.later(app, Math.max(duration, listed), () => this.finish(app, d, 'OK', 'SHOULD_BE_UP'));
-    } else if (outcome === 'fail') {
-      const after = Math.max(this.options.failAfterMs, listed);
-      this.later(app, after, () => this.finish(app, d, 'FAIL', running ? undefined : 'SHOULD_BE_DOWN'));
+    d.listedAt = now + listed;
+    d.state = 'QUEUED';
+    if (!running) {
+      const toWanted = () => {
+        if (app.state === 'SHOULD_BE_DOWN') app.state = 'WANTS_TO_BE_UP';
+      };
+      if (this.options.startStateDelayMs <= 0) toWanted();
+      else this.later(app, this.options.startStateDelayMs, toWanted, d.uuid);
+    }
+    const duration = app.deployDurationMs ?? this.options.deployDurationMs;
+    const stopped = this.options.afterFailedStart;
+    /** The deployment begins now (WIP) and ends after `runFor`. */
+    const begin = (runFor: (wanted: number) => number) => {
+      this.queued.delete(d.uuid);
+      if (d.state !== 'QUEUED') return;
+      d.state = 'WIP';
+      if (!running && app.state === 'SHOULD_BE_DOWN') app.state = 'WANTS_TO_BE_UP';
+      this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
+      const end = (after: number, fn: () => void) => this.later(app, runFor(after), fn, d.uuid);
+      if (outcome === 'ok' && app.lifetime === 'TASK') {
+        end(duration, () => {
+          d.state = 'TASK_RUNNING';
+          app.state = 'SHOULD_BE_UP';
+          this.later(
+            app,
+            this.options.taskDurationMs,
+            () => this.finish(app, d, 'OK', 'SHOULD_BE_DOWN'),
+            d.uuid,
+          );
+        });
+      } else if (outcome === 'ok') {
+        end(duration, () => this.finish(app, d, 'OK', 'SHOULD_BE_UP'));
+      } else if (outcome === 'fail') {
+        end(this.options.failAfterMs, () => this.finish(app, d, 'FAIL', running ? undefined : stopped));
+      } else {
+        end(this.options.failAfterMs / 2, () =>
+          this.finish(app, d, 'CANCELLED', running ? undefined : stopped),
+        );
+      }
+    };
+    if (ahead) {
+      // Behind another deployment: begins when it ends (and runs its full length from then).
+      this.queued.set(d.uuid, () => begin((after) => after));
     } else {
-      const after = Math.max(this.options.failAfterMs / 2, listed);
-      this.later(app, after, () => this.finish(app, d, 'CANCELLED', running ? undefined : 'SHOULD_BE_DOWN'));
+      // Alone: begins once listed (or once the slow platform gets to it); the durations count from
+      // the start, as they always did here.
+      const wait = Math.max(listed, this.options.queueDelayMs);
+      const slow = this.options.queueDelayMs > 0;
+      this.later(app, wait, () => begin((after) => (slow ? after : Math.max(after - wait, 0))), d.uuid);
     }
     return { deploymentId: d.uuid };
   }
 
-  /** DELETE .../instances. */
+  /** DELETE .../instances: cancels the deployments under way or queued. */
   stop(ownerId: string, appId: string, cause = 'stop from the API'): void {
     const app = this.mustApp(ownerId, appId);
     if (app.state === 'SHOULD_BE_DOWN') return;
     app.pending = [];
-    for (const d of app.deployments) if (d.state === 'WIP') d.state = 'CANCELLED';
+    for (const d of app.deployments)
+      if (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING') {
+        d.state = 'CANCELLED';
+        this.queued.delete(d.uuid);
+      }
     const d = this.newDeployment(app, 'UNDEPLOY', this.clock.now(), cause);
     this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
     if (app.stopNeverCompletes) return;
-    this.later(app, this.options.stopDurationMs, () => this.finish(app, d, 'OK', 'SHOULD_BE_DOWN'));
+    this.later(app, this.options.stopDurationMs, () => this.finish(app, d, 'OK', 'SHOULD_BE_DOWN'), d.uuid);
+  }
+
+  /**
+   * An activity entry that is not a start or a stop (an autoscaler's UPSCALE, a REPLACE...), listed at
+   * once; `action: null` lists it without its `action` field.
+   */
+  addActivity(appId: string, action: DeploymentAction | null, state: DeploymentState): SimDeployment {
+    const app = this.mustApp(undefined, appId);
+    const d = this.newDeployment(
+      app,
+      action ?? 'NONE',
+      this.clock.now(),
+      `activity ${action ?? 'without action'}`,
+    );
+    d.action = action;
+    d.state = state;
+    return d;
   }
 
   // ---- what happens outside the reaper ---------------------------------------------------------

@@ -1,8 +1,10 @@
 /**
- * The simulator over HTTP on loopback: the same paths, methods, shapes and error bodies as the real
- * Clever Cloud API for every call the client makes, with its credentials checked, plus a control API
- * under /_sim/ for tests and demos (outside actions, deployment outcomes, API faults, traffic, call
- * counts). Runnable alone: `npm run simulator -- --port N`.
+ * The simulator over HTTP on loopback: the same paths, methods and shapes as the real Clever Cloud API
+ * for every call the client makes, with its credentials checked. Error bodies follow the v2 Message
+ * schema `{id, message, type}` (OpenAPI); of their ids only 4014 (never deployed, clever-components)
+ * and 4002 (an app not yours, a clever-tools issue) are confirmed, the others are the simulator's own.
+ * Plus a control API under /_sim/ for tests and demos (outside actions, deployment outcomes, API
+ * faults, traffic, call counts). Runnable alone: `npm run simulator -- --port N`.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,6 +20,7 @@ import {
   accessLogView,
   applicationView,
   deploymentView,
+  instanceView,
   message,
   organisationView,
   userView,
@@ -203,6 +206,19 @@ export async function startSimulatorServer(options: {
         if (!app) return;
         const { deploymentId } = cloud.start(app.ownerId, app.id);
         send(ctx, 200, { ...message(0, 'The application has been deployed', 'success'), deploymentId });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
+      handler: (ctx, [owner, appId]) => {
+        const app = appOf(ctx, owner, appId!);
+        if (app)
+          send(
+            ctx,
+            200,
+            cloud.instances(app).map((i) => instanceView(app, i)),
+          );
       },
     },
     {

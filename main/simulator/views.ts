@@ -3,7 +3,14 @@
  * (UserView, OrganisationView, ApplicationView, v2 deployments, vhosts, Message, ACCESS_LOG events).
  * The contract test checks every one against the OpenAPI excerpt, with no extra property.
  */
-import type { AccessLogEntry, SimApp, SimDeployment, SimOwner, SimulatedCloud } from './model.ts';
+import type {
+  AccessLogEntry,
+  SimApp,
+  SimDeployment,
+  SimInstance,
+  SimOwner,
+  SimulatedCloud,
+} from './model.ts';
 
 export function userView(cloud: SimulatedCloud) {
   const u = cloud.user;
@@ -94,7 +101,7 @@ export function applicationView(app: SimApp) {
       maxFlavor: flavorView(app.flavor),
       flavors: [flavorView(app.flavor)],
       defaultEnv: {},
-      lifetime: 'REGULAR',
+      lifetime: app.lifetime,
       instanceAndVersion: `${app.instanceType}-20260101`,
     },
     deployment: {
@@ -127,17 +134,36 @@ export function applicationView(app: SimApp) {
   };
 }
 
+/** A v2 deployment: the list already shows a QUEUED one as WIP (or not at all); no `action` when absent. */
 export function deploymentView(d: SimDeployment) {
   return {
     id: d.id,
     uuid: d.uuid,
     date: d.date,
     state: d.state,
-    action: d.action,
+    ...(d.action ? { action: d.action } : {}),
     commit: d.commit,
     cause: d.cause,
     instances: d.instances,
     author: { id: d.author.id, name: d.author.name },
+  };
+}
+
+/** A v2 instance (OpenAPI `listOrganisationApplicationInstances`, api notes 2.8). */
+export function instanceView(app: SimApp, i: SimInstance) {
+  return {
+    id: i.id,
+    appId: i.appId,
+    ip: '10.0.0.1',
+    appPort: 8080,
+    state: i.state,
+    flavor: { name: app.flavor.name, mem: app.flavor.mem, cpus: app.flavor.cpus, price: app.flavor.price },
+    commit: app.commitId ?? '',
+    deployNumber: app.lastDeploy,
+    deployId: i.deployId,
+    instanceNumber: i.instanceNumber,
+    displayName: `${app.name}-${i.instanceNumber}`,
+    creationDate: i.creationDate,
   };
 }
 
