@@ -350,14 +350,28 @@ export class SimulatedCloud {
   private settle(app: SimApp): void {
     const now = this.clock.now();
     if (!app.pending.length || app.pending[0]!.at > now) return;
-    while (app.pending.length && app.pending[0]!.at <= now) app.pending.shift()!.apply();
+    while (app.pending.length && app.pending[0]!.at <= now) {
+      const change = app.pending.shift()!;
+      // Changes a change schedules count from its own time, not from the (later) read.
+      this.settlingAt = change.at;
+      try {
+        change.apply();
+      } finally {
+        this.settlingAt = null;
+      }
+    }
   }
 
+  /** While a pending change is applied: its time, the model's "now" for what it schedules. */
+  private settlingAt: number | null = null;
+
   private later(app: SimApp, delay: number, apply: () => void, uuid = ''): void {
-    app.pending.push({ at: this.clock.now() + delay, apply, uuid });
+    const at = (this.settlingAt ?? this.clock.now()) + delay;
+    app.pending.push({ at, apply, uuid });
     app.pending.sort((a, b) => a.at - b.at);
     // With someone on the event socket, changes happen on time rather than when next read.
-    if (this.eventListeners.size) this.clock.setTimeout(() => this.settle(app), delay);
+    if (this.eventListeners.size)
+      this.clock.setTimeout(() => this.settle(app), Math.max(0, at - this.clock.now()));
   }
 
   /** The event socket's feed: deployments beginning and ending, for every app. */
