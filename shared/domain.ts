@@ -60,6 +60,21 @@ export const KNOWN_DEPLOYMENT_STATES = ['WIP', 'OK', 'FAIL', 'CANCELLED', 'TASK_
 export type KnownDeploymentState = (typeof KNOWN_DEPLOYMENT_STATES)[number];
 export type DeploymentState = KnownDeploymentState | (string & {});
 
+/**
+ * v2 deployment actions (the activity's `action`, OpenAPI enum). Only DEPLOY starts code on instances
+ * and UNDEPLOY stops it; the others are autoscaling and maintenance entries.
+ */
+export const KNOWN_DEPLOYMENT_ACTIONS = [
+  'DEPLOY',
+  'UNDEPLOY',
+  'UPSCALE',
+  'DOWNSCALE',
+  'REPLACE',
+  'CANCEL',
+  'NONE',
+] as const;
+export type KnownDeploymentAction = (typeof KNOWN_DEPLOYMENT_ACTIONS)[number];
+
 /** A value of a closed list, narrowed: one of the list, or 'unknown' with the raw text kept. */
 export type Narrowed<K extends string> =
   | { readonly state: K }
@@ -78,6 +93,11 @@ export const narrowCleverState: (raw: string) => CleverStateSeen = narrower(KNOW
 /** A deployment state narrowed at the boundary of the decisions. */
 export type DeploymentStateSeen = Narrowed<KnownDeploymentState>;
 export const narrowDeploymentState: (raw: string) => DeploymentStateSeen = narrower(KNOWN_DEPLOYMENT_STATES);
+
+/** A deployment action narrowed at the boundary of the decisions. */
+export type DeploymentActionSeen = Narrowed<KnownDeploymentAction>;
+export const narrowDeploymentAction: (raw: string) => DeploymentActionSeen =
+  narrower(KNOWN_DEPLOYMENT_ACTIONS);
 
 /** The six causes of the lifecycle spec, exactly. */
 export const CAUSES = {

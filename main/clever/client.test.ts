@@ -277,6 +277,25 @@ describe('the client on fixtures shaped like the real API', () => {
     expect((await c.listDeployments('orga_1', 'app_1')).map((d) => d.state)).toEqual(['WIP', 'FAIL']);
   });
 
+  it('an autoscaling entry listed after a WIP deployment does not make it failed', async () => {
+    const c = fixtureClient({
+      [`${base}/deployments`]: {
+        body: [
+          { uuid: 'scale', state: 'FAIL', action: 'DOWNSCALE', date: 3 },
+          { uuid: 'ours', state: 'WIP', action: 'DEPLOY', date: 2 },
+        ],
+      },
+    });
+    expect((await c.listDeployments('orga_1', 'app_1')).map((d) => d.state)).toEqual(['FAIL', 'WIP']);
+  });
+
+  it('reads instance.lifetime, so task apps are known', async () => {
+    const c = fixtureClient({
+      [base]: { body: { id: 'app_1', state: 'SHOULD_BE_DOWN', instance: { lifetime: 'TASK' } } },
+    });
+    expect((await c.getApplication('orga_1', 'app_1'))?.lifetime).toBe('TASK');
+  });
+
   it('a deployment not yet listed right after a start reads as null', async () => {
     const c = fixtureClient({});
     expect(await c.getDeployment('orga_1', 'app_1', 'fresh-id')).toBeNull();

@@ -208,15 +208,18 @@ export class CleverClient implements CleverCloudPort {
       },
       [],
     );
-    return list.map((d, index) => {
+    return list.map((d, i) => {
       const date = normalizeDate(d.date);
       if (date === null) {
         throw new CleverCallError('invalid-response', `a deployment of ${appId} has an unreadable date`, {
           endpoint: 'GET /v2/organisations/:XXX/applications/:XXX/deployments',
         });
       }
-      // A WIP deployment that is not the newest did not finish: Clever Cloud's tools show it as failed.
-      const state = d.state === 'WIP' && index > 0 ? 'FAIL' : d.state;
+      // A WIP deployment with a newer start or stop listed after it did not finish: Clever Cloud's
+      // tools show it as failed. An autoscaling entry (UPSCALE, DOWNSCALE...) listed after it says
+      // nothing of it.
+      const overtaken = d.state === 'WIP' && list.slice(0, i).some((n) => isStartOrStop(n.action));
+      const state = overtaken ? 'FAIL' : d.state;
       return { uuid: d.uuid, state, action: d.action ?? null, date, cause: d.cause ?? null };
     });
   }
@@ -633,5 +636,11 @@ export function toCleverApp(app: ApplicationJson, ownerId: string): CleverApp {
       flavorPrice: flavor?.price ?? null,
     },
     vhosts: (app.vhosts ?? []).map((v) => v.fqdn),
+    lifetime: app.instance?.lifetime ?? null,
   };
+}
+
+/** A start or a stop in the activity (an entry without an action counts as one). */
+function isStartOrStop(action: string | null | undefined): boolean {
+  return !action || action === 'DEPLOY' || action === 'UNDEPLOY';
 }

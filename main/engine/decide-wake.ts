@@ -15,6 +15,7 @@ import {
   isDeployment,
   lastDeployment,
   type Observation,
+  somethingUnderWay,
   underWay,
   wait,
 } from './decision.ts';
@@ -40,9 +41,23 @@ export function decideDown(
   ctx: DecisionContext,
   base: Partial<AppRecord>,
 ): Decision {
-  const { now, routing, schedule } = ctx;
+  const { now } = ctx;
   switch (cc) {
-    case 'WANTS_TO_BE_UP':
+    case 'WANTS_TO_BE_UP': {
+      if (!obs.deployments) return { type: 'need-deployments' };
+      const last = lastDeployment(obs.deployments);
+      if (last && underWay(last)) {
+        return go('WaitingForUp', 'outside', `started outside the reaper: deployment ${last.state}`, now, {
+          ...base,
+          deploymentId: last.uuid,
+        });
+      }
+      // Already WANTS_TO_BE_UP when seen last, and no deployment under way: the state a failed or
+      // cancelled start left (the console reads it as "start failed", or as not starting), not a new
+      // start. A new start shows as a new deployment under way. Asleep, as after SHOULD_BE_DOWN.
+      if (record.cleverState === 'WANTS_TO_BE_UP') return asleep(record, ctx, base);
+      // Just became WANTS_TO_BE_UP: a start whose deployment is not listed yet (a new deployment is
+      // listed a moment after its start: clever-tools src/models/deployments.js). Followed once it is.
       return go(
         'WaitingForUp',
         'outside',
@@ -50,6 +65,7 @@ export function decideDown(
         now,
         base,
       );
+    }
     case 'SHOULD_BE_UP': {
       if (!obs.deployments) return { type: 'need-deployments' };
       const last = lastDeployment(obs.deployments);
@@ -64,22 +80,26 @@ export function decideDown(
         lastDeployNumber: app.lastDeployNumber,
       });
     }
-    case 'SHOULD_BE_DOWN': {
-      // Asleep. "Started by the next request, or at the start of a must-be-up range."
-      if (record.wakeRequestedAt !== null) {
-        const actor = actorOfSource(record.lastRequestSource);
-        const from = record.lastRequestSource ?? 'a request';
-        return startApp(actor, `asked for by ${from}`, now);
-      }
-      const range = routing ? schedule.activeAt(now) : null;
-      if (range && range.start > record.stateSince) {
-        return startApp('schedule', 'a must-be-up range begins', now);
-      }
-      return wait(base);
-    }
+    case 'SHOULD_BE_DOWN':
+      return asleep(record, ctx, base);
     default:
       return assertNever(cc);
   }
+}
+
+/** Asleep. "Started by the next request, or at the start of a must-be-up range." */
+function asleep(record: AppRecord, ctx: DecisionContext, base: Partial<AppRecord>): Decision {
+  const { now, routing, schedule } = ctx;
+  if (record.wakeRequestedAt !== null) {
+    const actor = actorOfSource(record.lastRequestSource);
+    const from = record.lastRequestSource ?? 'a request';
+    return startApp(actor, `asked for by ${from}`, now);
+  }
+  const range = routing ? schedule.activeAt(now) : null;
+  if (range && range.start > record.stateSince) {
+    return startApp('schedule', 'a must-be-up range begins', now);
+  }
+  return wait(base);
 }
 
 export function decideWaitingForUp(
@@ -103,18 +123,22 @@ export function decideWaitingForUp(
   if (record.deploymentId) {
     // Once ours is listed, the newest deployment decides: ours, or a newer one someone else made.
     if (deployments.some((d) => d.uuid === record.deploymentId)) followed = deployments[0] ?? null;
-  } else if (startedByReaper) {
-    followed = deployments.find((d) => d.date >= lastAsked - DEPLOYMENT_DATE_TOLERANCE_MS) ?? null;
   } else {
-    followed = deployments[0] ?? null;
+    // A deployment made since the start: the reaper's own (asked at lastAsked), or one made outside
+    // (seen when this wake began). An older one, listed before the new one is, is not this start's.
+    const since = startedByReaper ? lastAsked : record.stateSince;
+    followed = deployments.find((d) => d.date >= since - DEPLOYMENT_DATE_TOLERANCE_MS) ?? null;
   }
   if (followed && followed.uuid !== record.deploymentId) patch.deploymentId = followed.uuid;
 
   if (record.pendingCall === 'start') {
     // The start was not answered: a deployment since then means it was carried out. A deployment is
-    // listed a moment after its start, so it is sent again only after a minute without one.
+    // listed a moment after its start, so it is sent again only after a minute without one, and only
+    // when Clever Cloud shows no sign of it: the app still SHOULD_BE_DOWN, nothing queued or under way
+    // (a slow platform may hold it QUEUED, which v2 does not list: then WANTS_TO_BE_UP tells).
     if (!followed) {
-      if (now - lastAsked >= settings.restartAfterMs && now - clockStart < settings.failTimeoutMs) {
+      const unseen = cc === 'SHOULD_BE_DOWN' && !somethingUnderWay(obs.deployments);
+      if (unseen && now - lastAsked >= settings.restartAfterMs && now - clockStart < settings.failTimeoutMs) {
         return act({ ...patch, lastStartAskedAt: now }, undefined, 'restart');
       }
       return failTimeoutOr(clockStart, ctx, patch);
@@ -158,6 +182,8 @@ export function decideWaitingForUp(
           if (!startedByReaper) return up('outside', 'Clever Cloud says SHOULD_BE_UP, deployment none');
           return failTimeoutOr(clockStart, ctx, patch);
         case 'SHOULD_BE_DOWN':
+          // A deployment queued or under way (another one ahead of this start) is no vanished start.
+          if (somethingUnderWay(obs.deployments)) return failTimeoutOr(clockStart, ctx, patch);
           return startVanished(ctx, patch, startedByReaper, clockStart, lastAsked);
         case 'WANTS_TO_BE_UP':
           return failTimeoutOr(clockStart, ctx, patch);

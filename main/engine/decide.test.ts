@@ -102,8 +102,26 @@ describe('the states: WaitingForInit is read from Clever Cloud at the next run',
   });
 
   it('an app Clever Cloud says WANTS_TO_BE_UP becomes WaitingForUp', () => {
-    expect(to(run(record('WaitingForInit'), { app: app('WANTS_TO_BE_UP') }))).toBe('WaitingForUp');
+    // Its deployment not listed yet (the newest listed is an older one), or listed and under way.
+    const init = record('WaitingForInit');
+    expect(to(run(init, { app: app('WANTS_TO_BE_UP'), deployments: [deployment('OK')] }))).toBe(
+      'WaitingForUp',
+    );
+    const wip = run(init, { app: app('WANTS_TO_BE_UP'), deployments: [deployment('WIP')] });
+    expect(to(wip)).toBe('WaitingForUp');
+    expect(patchOf(wip).deploymentId).toBe('dep-WIP');
   });
+
+  it.each(['FAIL', 'CANCELLED'])(
+    'an app left WANTS_TO_BE_UP by a start that ended %s is asleep, not starting',
+    (last) => {
+      const d = run(record('WaitingForInit'), {
+        app: app('WANTS_TO_BE_UP'),
+        deployments: [deployment(last)],
+      });
+      expect(to(d)).toBe('Down');
+    },
+  );
 
   it('an app Clever Cloud does not know stays Initializing with a notice, not an Error', () => {
     const d = run(record('WaitingForInit'), { app: null });
@@ -372,7 +390,9 @@ describe('Changes made outside the reaper', () => {
   });
 
   it('a Down app started outside the reaper becomes WaitingForUp while it boots', () => {
-    expect(to(run(record('Down'), { app: app('WANTS_TO_BE_UP') }))).toBe('WaitingForUp');
+    // Its deployment not listed yet: the newest listed is an older one.
+    const older = [deployment('FAIL')];
+    expect(to(run(record('Down'), { app: app('WANTS_TO_BE_UP'), deployments: older }))).toBe('WaitingForUp');
     const booting = run(record('Down'), { app: app('SHOULD_BE_UP'), deployments: [deployment('WIP')] });
     expect(to(booting)).toBe('WaitingForUp');
   });
@@ -527,4 +547,88 @@ describe('when the job looks again (the per-app timer)', () => {
   it('the kill switch leaves no sleep to time', () => {
     expect(nextDueAt(idleUp(), ctx({ settings: { killSwitch: true } }))).toBeNull();
   });
+});
+
+describe('deployments as Clever Cloud shows them (issue 13)', () => {
+  const outsideWake = (overrides: Partial<AppRecord> = {}) =>
+    record('WaitingForUp', { stateSince: T0 - 10 * SECOND, cleverState: 'WANTS_TO_BE_UP', ...overrides });
+  const oldFail = deployment('FAIL', { uuid: 'old', date: T0 - HOUR });
+
+  it('a start made outside follows a deployment newer than the moment it was seen, not an older FAIL', () => {
+    const d = run(outsideWake(), { app: app('WANTS_TO_BE_UP'), deployments: [oldFail] });
+    expect(to(d)).toBe('stay');
+    const listed = deployment('WIP', { uuid: 'new', date: T0 - 20 * SECOND });
+    const next = run(outsideWake(), { app: app('WANTS_TO_BE_UP'), deployments: [listed, oldFail] });
+    expect(to(next)).toBe('stay');
+    expect(patchOf(next).deploymentId).toBe('new');
+  });
+
+  it.each(['FAIL', 'CANCELLED'])(
+    'Down, and still WANTS_TO_BE_UP after a start that ended %s: no outside start, no transition',
+    (last) => {
+      const asleep = record('Down', { cleverState: 'WANTS_TO_BE_UP' });
+      const d = run(asleep, { app: app('WANTS_TO_BE_UP'), deployments: [deployment(last)] });
+      expect(to(d)).toBe('stay');
+    },
+  );
+
+  it('Down and WANTS_TO_BE_UP with a new deployment under way: started outside, that one followed', () => {
+    const asleep = record('Down', { cleverState: 'WANTS_TO_BE_UP' });
+    const wip = deployment('WIP', { uuid: 'console', date: T0 });
+    const d = run(asleep, { app: app('WANTS_TO_BE_UP'), deployments: [wip, deployment('CANCELLED')] });
+    expect(to(d)).toBe('WaitingForUp');
+    expect(patchOf(d).deploymentId).toBe('console');
+  });
+
+  it('an unanswered start is not sent again while Clever Cloud says WANTS_TO_BE_UP (queued, unlisted)', () => {
+    const waking = record('WaitingForUp', {
+      firstStartAskedAt: T0 - 2 * MINUTE,
+      lastStartAskedAt: T0 - 2 * MINUTE,
+      stateSince: T0 - 2 * MINUTE,
+      pendingCall: 'start',
+    });
+    const queued = run(waking, { app: app('WANTS_TO_BE_UP'), deployments: [deployment('OK')] });
+    expect(callOf(queued)).toBeUndefined();
+    const vanished = run(waking, { app: app('SHOULD_BE_DOWN'), deployments: [deployment('OK')] });
+    expect(callOf(vanished)).toBe('restart');
+  });
+
+  it('a start is not sent again while another deployment is under way ahead of it', () => {
+    const waking = record('WaitingForUp', {
+      firstStartAskedAt: T0 - 2 * MINUTE,
+      lastStartAskedAt: T0 - 2 * MINUTE,
+      stateSince: T0 - 2 * MINUTE,
+    });
+    const ahead = deployment('WIP', { uuid: 'ahead', date: T0 - 10 * MINUTE });
+    expect(callOf(run(waking, { app: app('SHOULD_BE_DOWN'), deployments: [ahead] }))).toBeUndefined();
+  });
+
+  it.each(['UPSCALE', 'DOWNSCALE', 'REPLACE', 'CANCEL', 'NONE'])(
+    'a failed %s entry is no deployment: the sleep reads the newest DEPLOY',
+    (action) => {
+      const idle = record('Up', { cameUpAt: T0 - 2 * HOUR, stateSince: T0 - 2 * HOUR });
+      const entries = [deployment('FAIL', { uuid: 'scale', action, date: T0 - MINUTE }), deployment('OK')];
+      const d = run(idle, { app: app('SHOULD_BE_UP'), deployments: entries });
+      expect(to(d)).toBe('WaitingForShutdown');
+    },
+  );
+
+  it('an entry without an action counts as a deployment', () => {
+    const idle = record('Up', { cameUpAt: T0 - 2 * HOUR, stateSince: T0 - 2 * HOUR });
+    const d = run(idle, { app: app('SHOULD_BE_UP'), deployments: [deployment('FAIL', { action: null })] });
+    expect(to(d)).toBe('Error');
+  });
+
+  it.each(['WaitingForInit', 'Up', 'Down'] as const)(
+    'a task app is left alone (%s), with the reason',
+    (state) => {
+      const idle = record(state, { cameUpAt: T0 - 2 * HOUR, stateSince: T0 - 2 * HOUR, wakeRequestedAt: T0 });
+      const d = run(idle, { app: app('SHOULD_BE_DOWN', { lifetime: 'TASK' }), deployments: [] });
+      expect(to(d)).toBe('stay');
+      expect(callOf(d)).toBeUndefined();
+      expect(patchOf(d).notice).toBe(
+        'a task app (instance lifetime TASK) runs and stops by itself: the reaper leaves it alone',
+      );
+    },
+  );
 });

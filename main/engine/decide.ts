@@ -12,6 +12,7 @@ import { decideDown, decideWaitingForUp } from './decide-wake.ts';
 import {
   type Decision,
   type DecisionContext,
+  deploymentSeen,
   type FollowedState,
   go,
   idleSince,
@@ -61,6 +62,9 @@ export function decide(record: AppRecord, obs: Observation, ctx: DecisionContext
     });
   }
 
+  // A task app runs its task and stops by itself: starting or stopping it is not the reaper's job.
+  if (isTaskApp(app)) return wait({ ...base, notice: TASK_APP_NOTICE });
+
   // "unexpected clever cloud state '...'": MODERATED, DEFAULT_OF_PAYMENT, or a state the reaper does not know.
   let cc: FollowedState;
   const seen = narrowCleverState(app.state);
@@ -95,6 +99,15 @@ export function decide(record: AppRecord, obs: Observation, ctx: DecisionContext
   }
 }
 
+/** Why a task app is left alone, on its record (and so in the dashboard and the API). */
+export const TASK_APP_NOTICE =
+  'a task app (instance lifetime TASK) runs and stops by itself: the reaper leaves it alone';
+
+/** A task app: ApplicationView `instance.lifetime` TASK. */
+export function isTaskApp(app: CleverApp): boolean {
+  return app.lifetime === 'TASK';
+}
+
 function unexpectedState(raw: string, now: number, base: Partial<AppRecord>): Decision {
   return go('Error', 'reaper', CAUSES.unexpectedState(raw), now, {
     ...base,
@@ -127,14 +140,50 @@ function decideInit(
   switch (cc) {
     case 'SHOULD_BE_DOWN':
       return go('Down', 'reaper', 'Clever Cloud says SHOULD_BE_DOWN', now, extra);
-    case 'WANTS_TO_BE_UP':
-      return go(
-        'WaitingForUp',
-        'reaper',
-        'Clever Cloud says WANTS_TO_BE_UP: the app is starting',
-        now,
-        extra,
-      );
+    case 'WANTS_TO_BE_UP': {
+      // Starting, or left WANTS_TO_BE_UP by a start that failed or was cancelled: the console reads
+      // WANTS_TO_BE_UP with the newest deployment FAIL as "start failed", with CANCELLED as not
+      // starting (clever-client.js esm/utils/app-status.js).
+      if (!obs.deployments) return { type: 'need-deployments' };
+      const last = lastDeployment(obs.deployments);
+      const seen = deploymentSeen(last);
+      switch (seen.state) {
+        case 'FAIL':
+        case 'CANCELLED':
+          return go(
+            'Down',
+            'reaper',
+            `Clever Cloud says WANTS_TO_BE_UP, but its last start ended ${seen.state}: not starting`,
+            now,
+            extra,
+          );
+        case 'WIP':
+        case 'TASK_RUNNING':
+        case 'unknown':
+          return go(
+            'WaitingForUp',
+            'reaper',
+            `Clever Cloud says WANTS_TO_BE_UP, deployment ${last!.state}`,
+            now,
+            {
+              ...extra,
+              deploymentId: last!.uuid,
+            },
+          );
+        case 'OK':
+        case 'none':
+          // A start whose deployment is not listed yet: followed once it is.
+          return go(
+            'WaitingForUp',
+            'reaper',
+            'Clever Cloud says WANTS_TO_BE_UP: the app is starting',
+            now,
+            extra,
+          );
+        default:
+          return assertNever(seen);
+      }
+    }
     case 'SHOULD_BE_UP': {
       // Up, unless a deployment is under way.
       if (!obs.deployments) return { type: 'need-deployments' };

@@ -9,6 +9,7 @@ import {
   type DeploymentStateSeen,
   type HistoryKind,
   type KnownCleverState,
+  narrowDeploymentAction,
   narrowDeploymentState,
   type ReaperState,
   type TrafficSource,
@@ -66,12 +67,45 @@ export type FollowedState = Extract<KnownCleverState, 'SHOULD_BE_UP' | 'SHOULD_B
 /** Clock tolerance between this machine and Clever Cloud, when a deployment is matched by date. */
 export const DEPLOYMENT_DATE_TOLERANCE_MS = 2 * MINUTE;
 
-/** Deployments that put code on instances (a stop shows as an UNDEPLOY entry). */
+/**
+ * Deployments that put code on instances: DEPLOY entries. A stop shows as an UNDEPLOY entry, and the
+ * autoscaler's and the platform's entries (UPSCALE, DOWNSCALE, REPLACE, CANCEL, NONE) say nothing of
+ * whether the app can start: a failed one must not block a sleep nor fail a wake. An entry without an
+ * action, or with one the reaper does not know, counts as a deployment (the careful reading: a failed
+ * one keeps the app awake).
+ */
 export function isDeployment(d: CleverDeployment): boolean {
-  return d.action !== 'UNDEPLOY';
+  if (d.action === null) return true;
+  const seen = narrowDeploymentAction(d.action);
+  switch (seen.state) {
+    case 'DEPLOY':
+    case 'unknown':
+      return true;
+    case 'UNDEPLOY':
+    case 'UPSCALE':
+    case 'DOWNSCALE':
+    case 'REPLACE':
+    case 'CANCEL':
+    case 'NONE':
+      return false;
+    default:
+      return assertNever(seen);
+  }
 }
 
-/** The last deployment of an app, as the sleep check reads it. */
+/**
+ * Is a deployment or a stop queued or under way? A state the reaper does not know (v4's QUEUED, should
+ * v2 ever show it) counts as under way: a start is never sent again on a guess.
+ */
+export function somethingUnderWay(deployments: readonly CleverDeployment[]): boolean {
+  return deployments.some((d) => {
+    if (!isDeployment(d) && d.action !== 'UNDEPLOY') return false;
+    const seen = narrowDeploymentState(d.state);
+    return seen.state === 'unknown' || underWay(d);
+  });
+}
+
+/** The newest deployment (DEPLOY entry), as the sleep check reads it. */
 export function lastDeployment(deployments: readonly CleverDeployment[]): CleverDeployment | null {
   return deployments.find(isDeployment) ?? null;
 }

@@ -28,6 +28,11 @@ export interface CleverApp {
   /** For savings: instances and the hourly price of the flavor, when the API gives them. */
   instances?: { min: number; max: number; flavorName: string | null; flavorPrice: number | null };
   vhosts?: string[];
+  /**
+   * ApplicationView `instance.lifetime`: REGULAR, MIGRATION or TASK (OpenAPI; clever-tools
+   * `create.command.js` reads TASK as a task app). Absent when the API does not give it.
+   */
+  lifetime?: string | null;
 }
 
 /** A v2 deployment ("activity" entry), newest first in lists. */

@@ -25,6 +25,7 @@ export function toCleverApp(app: SimApp): CleverApp {
       flavorPrice: app.flavor.price,
     },
     vhosts: [...app.vhosts],
+    lifetime: app.lifetime,
   };
 }
 
