@@ -3,6 +3,7 @@ import { UnavailableError } from '../../../shared/api-errors.ts';
 import { InputError } from '../../../shared/errors.ts';
 import { describeError } from '../../../shared/log.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
+import { isTaskApp } from '../../engine/decide.ts';
 import { CleverCallError } from '../../engine/ports.ts';
 import type { Session } from '../session.ts';
 import type { CallContext, HandlersOf } from './context.ts';
@@ -56,7 +57,11 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
   };
 }
 
-/** A route must point at an app Clever Cloud knows, under that owner. */
+/** Why a route to a task app is refused (instance lifetime TASK: it runs and stops by itself). */
+export const TASK_APP_REFUSAL = (name: string) =>
+  `${name} is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it`;
+
+/** A route must point at an app Clever Cloud knows, under that owner, and not at a task app. */
 async function checkApp(s: Session, ownerId: string, appId: string): Promise<void> {
   let app: Awaited<ReturnType<typeof s.clever.getApplication>>;
   try {
@@ -73,4 +78,5 @@ async function checkApp(s: Session, ownerId: string, appId: string): Promise<voi
       { field: 'appId', message: `Clever Cloud knows no app ${appId} owned by ${ownerId}` },
     ]);
   }
+  if (isTaskApp(app)) throw new InputError([{ field: 'appId', message: TASK_APP_REFUSAL(app.name) }]);
 }
