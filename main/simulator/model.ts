@@ -340,7 +340,8 @@ export class SimulatedCloud {
         });
       }
     };
-    if (app.state === 'SHOULD_BE_UP' && lastOk && running?.action !== 'UNDEPLOY') add('UP', lastOk);
+    const replaced = running?.action === 'UNDEPLOY' || running?.state === 'TASK_RUNNING';
+    if (app.state === 'SHOULD_BE_UP' && lastOk && !replaced) add('UP', lastOk);
     if (running?.state === 'TASK_RUNNING') add('TASK_IN_PROGRESS', running);
     else if (running?.action === 'DEPLOY') add('DEPLOYING', running);
     else if (running?.action === 'UNDEPLOY' && lastOk) add('STOPPING', lastOk);

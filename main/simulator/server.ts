@@ -13,7 +13,7 @@ import { WebSocketServer } from 'ws';
 import type { CleverState } from '../../shared/domain.ts';
 import { escapeHtml } from '../../shared/html.ts';
 import { describeError } from '../../shared/log.ts';
-import type { AccessLogEntry, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
+import type { AccessLogEntry, DeploymentAction, DeploymentOutcome, SimApp, SimulatedCloud } from './model.ts';
 import { SimError } from './model.ts';
 import { priceSystemView } from './price-system.ts';
 import {
@@ -675,6 +675,14 @@ function createControl(
             break;
           case 'state':
             cloud.setState(appId, String(b.state) as CleverState);
+            break;
+          case 'activity':
+            // An autoscaling or maintenance entry: {action: 'UPSCALE' | ... | null, state: 'FAIL' | ...}.
+            cloud.addActivity(
+              appId,
+              b.action === null ? null : (String(b.action ?? 'UPSCALE') as DeploymentAction),
+              String(b.state ?? 'OK'),
+            );
             break;
           case 'stop-never-completes':
             cloud.setStopNeverCompletes(appId, b.never !== false);
