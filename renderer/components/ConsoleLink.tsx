@@ -27,14 +27,10 @@ export function ConsoleLink({ app, kind = 'app', compact = false, tabIndex }: Pr
       rel="noopener noreferrer"
       tabIndex={tabIndex}
       data-console-link={kind}
+      aria-label={compact ? `Console: ${app.name} ${OPENS_ELSEWHERE}` : undefined}
     >
       {compact ? (
-        <>
-          Console
-          <span className="visually-hidden">
-            : {app.name} {OPENS_ELSEWHERE}
-          </span>
-        </>
+        'Console'
       ) : (
         <>
           {CONSOLE_LINK_TEXT[kind]}
