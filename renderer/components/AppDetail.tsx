@@ -58,7 +58,10 @@ export function AppDetailPanel({ appId }: { appId: string }) {
             {app.name}
           </h2>
           <p className="sub">
-            {app.ownerName} · <span className="mono">{app.appId}</span> · <ConsoleLink app={app} />
+            {app.ownerName} · <span className="mono">{app.appId}</span>
+          </p>
+          <p className="sub">
+            <ConsoleLink app={app} />
           </p>
         </div>
         <StateBadge state={app.state} />
