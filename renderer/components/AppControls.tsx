@@ -2,13 +2,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AppView } from '../../shared/app-view.ts';
 import { HOUR } from '../../shared/durations.ts';
+import { ACTION_LABELS } from '../lib/explain.ts';
 import { clockTime } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { useActionsBlocked } from './ActionButton.tsx';
 
 export function DisableReaper({ app }: { app: AppView }) {
   const act = useDashboard((s) => s.act);
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
+  const blocked = useActionsBlocked();
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -16,7 +19,13 @@ export function DisableReaper({ app }: { app: AppView }) {
   }, [confirming]);
   if (!confirming) {
     return (
-      <button type="button" className="danger-outline" onClick={() => setConfirming(true)}>
+      <button
+        type="button"
+        className="danger-outline"
+        disabled={blocked !== null}
+        title={blocked ?? undefined}
+        onClick={() => setConfirming(true)}
+      >
         Disable the reaper
       </button>
     );
@@ -32,10 +41,13 @@ export function DisableReaper({ app }: { app: AppView }) {
         ref={confirmRef}
         type="button"
         className="danger"
-        disabled={busy !== null}
+        disabled={busy !== null || blocked !== null}
+        aria-busy={busy === 'release' || undefined}
+        title={blocked ?? undefined}
         onClick={() => void act(app.appId, 'release').finally(() => setConfirming(false))}
       >
-        {busy === 'release' ? 'Disabling…' : 'Disable and release'}
+        {busy === 'release' && <span className="spinner" aria-hidden="true" />}
+        {busy === 'release' ? ACTION_LABELS.release.busy : ACTION_LABELS.release.idle}
       </button>
       <button type="button" onClick={() => setConfirming(false)}>
         Cancel
@@ -54,6 +66,7 @@ const PRESETS = [
 export function KeepAwake({ app, now }: { app: AppView; now: number }) {
   const keepAwake = useDashboard((s) => s.keepAwake);
   const busy = useDashboard((s) => s.busy[app.appId] === 'keep-awake');
+  const blocked = useActionsBlocked();
   const [custom, setCustom] = useState('');
   const [error, setError] = useState<string | null>(null);
   const run = async (until: number | null) => {
@@ -81,7 +94,14 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
       )}
       <div className="row-of-buttons">
         {PRESETS.map((p) => (
-          <button key={p.label} type="button" disabled={busy} onClick={() => void run(now + p.ms)}>
+          <button
+            key={p.label}
+            type="button"
+            disabled={busy || blocked !== null}
+            aria-busy={busy || undefined}
+            title={blocked ?? undefined}
+            onClick={() => void run(now + p.ms)}
+          >
             {p.label}
           </button>
         ))}
@@ -98,7 +118,7 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
             <span className="visually-hidden">Keep awake until</span>
             <input type="datetime-local" value={custom} onChange={(e) => setCustom(e.target.value)} />
           </label>
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || blocked !== null} title={blocked ?? undefined}>
             Keep awake until
           </button>
         </form>

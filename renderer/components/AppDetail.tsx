@@ -9,11 +9,16 @@ import type { AppView } from '../../shared/app-view.ts';
 import { formatDuration } from '../../shared/durations.ts';
 import { ALWAYS_UP_TEXT, formatZoned } from '../../shared/schedule.ts';
 import { noteCell, sleepCell } from '../lib/app-cells.ts';
+import { resetOutcome, wakeOutcome } from '../lib/explain.ts';
 import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { ActionButton } from './ActionButton.tsx';
 import { DisableReaper, KeepAwake } from './AppControls.tsx';
 import { Durations, HistoryList, TrafficSection } from './AppFacts.tsx';
+import { CleverStateLabel } from './CleverStateLabel.tsx';
+import { ConsoleLink } from './ConsoleLink.tsx';
+import { ErrorExplanation } from './ErrorExplanation.tsx';
 import { CloseIcon } from './icons.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -55,6 +60,9 @@ export function AppDetailPanel({ appId }: { appId: string }) {
           <p className="sub">
             {app.ownerName} · <span className="mono">{app.appId}</span>
           </p>
+          <p className="sub">
+            <ConsoleLink app={app} />
+          </p>
         </div>
         <StateBadge state={app.state} />
         <button type="button" className="icon" onClick={() => select(null)} aria-label="Close the details">
@@ -72,12 +80,20 @@ function Body({ app }: { app: AppView }) {
   const api = useApi();
   const routes = useDashboard((s) => s.routes);
   const history = useDashboard((s) => s.history);
-  const act = useDashboard((s) => s.act);
-  const busy = useDashboard((s) => s.busy[app.appId] ?? null);
   const editRoute = useDashboard((s) => s.editRoute);
   const now = useServerNow();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [detailError, setDetailError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<{ appId: string; text: string } | null>(null);
+  /** The outcome of Reset or Wake, from its answer (a failure is told in a toast). */
+  const tell = (action: 'reset' | 'wake', answer: AppView | null) => {
+    if (!answer) return setOutcome(null);
+    const text =
+      action === 'reset'
+        ? resetOutcome(answer)
+        : wakeOutcome(answer, detail?.durations.start.medianMs ?? null);
+    setOutcome({ appId: answer.appId, text });
+  };
 
   // Routes and ranges come with the detail; fetched again when the routes change.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `routes` is the trigger
@@ -104,45 +120,28 @@ function Body({ app }: { app: AppView }) {
 
   return (
     <>
-      {app.state === 'Error' && (
-        <div className="callout danger" role="alert">
-          <div>
-            <strong>Error: </strong>
-            {app.cause}
-            <p className="muted">
-              The reaper leaves the app alone until it is reset: requests go through as if the reaper was not
-              there. Once the problem is fixed, Reset reads its state again from Clever Cloud.
-            </p>
-          </div>
-          <button
-            type="button"
-            className="primary"
-            disabled={busy !== null}
-            onClick={() => void act(app.appId, 'reset')}
-          >
-            {busy === 'reset' ? 'Resetting…' : 'Reset'}
-          </button>
-        </div>
-      )}
+      <ErrorExplanation app={app} history={entries} onOutcome={(answer) => tell('reset', answer)} />
 
       <section className="actions-bar" aria-label="Actions">
         {(app.state === 'Down' || app.state === 'WaitingForShutdown') && (
-          <button
-            type="button"
-            className="primary"
-            disabled={busy !== null || app.wakeRequestedAt !== null}
-            onClick={() => void act(app.appId, 'wake')}
-          >
-            {busy === 'wake' || app.wakeRequestedAt !== null ? 'Waking…' : 'Wake'}
-          </button>
+          <ActionButton
+            app={app}
+            action="wake"
+            primary
+            pending={app.wakeRequestedAt !== null}
+            onDone={(answer) => tell('wake', answer)}
+          />
         )}
         {app.state !== 'Error' && (
-          <button type="button" disabled={busy !== null} onClick={() => void act(app.appId, 'reset')}>
-            Reset
-          </button>
+          <ActionButton app={app} action="reset" onDone={(answer) => tell('reset', answer)} />
         )}
         <DisableReaper app={app} />
       </section>
+
+      {/* Always there, so that screen readers announce the outcome as it appears. */}
+      <p className="outcome" role="status">
+        {outcome?.appId === app.appId ? outcome.text : ''}
+      </p>
 
       <dl className="facts">
         <dt>State</dt>
@@ -151,7 +150,9 @@ function Body({ app }: { app: AppView }) {
           <span className="muted">(since {fullTime(app.stateSince)})</span>
         </dd>
         <dt>Clever Cloud</dt>
-        <dd className="mono">{app.cleverState ?? 'not read yet'}</dd>
+        <dd>
+          <CleverStateLabel app={app} />
+        </dd>
         <dt>Last request</dt>
         <dd>
           {app.lastRequestAt === null

@@ -3,6 +3,8 @@ import { memo } from 'react';
 import type { AppView } from '../../shared/app-view.ts';
 import { noteCell, sleepCell } from '../lib/app-cells.ts';
 import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import { CleverStateLabel } from './CleverStateLabel.tsx';
+import { ConsoleLink } from './ConsoleLink.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 interface RowProps {
@@ -13,7 +15,7 @@ interface RowProps {
   selected: boolean;
   busy: string | null;
   onOpen: (appId: string) => void;
-  onAct: (appId: string, action: 'reset' | 'wake') => Promise<void>;
+  onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
   onFocusRow: (index: number) => void;
 }
 
@@ -52,7 +54,9 @@ export const AppRow = memo(function AppRow({
           >
             {app.name}
           </button>
-          <span className="sub">{app.ownerName}</span>
+          <span className="sub">
+            <span>{app.ownerName}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
+          </span>
         </div>
       </td>
       <td>
@@ -65,7 +69,7 @@ export const AppRow = memo(function AppRow({
       </td>
       <td>
         <div className="cell">
-          <span className="mono">{app.cleverState ?? '—'}</span>
+          <CleverStateLabel app={app} />
         </div>
       </td>
       <td>

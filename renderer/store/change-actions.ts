@@ -15,8 +15,11 @@ import { errorText } from '../lib/errors.ts';
 export type AppAction = 'reset' | 'wake' | 'release';
 
 export interface ChangeActions {
-  /** Reset, wake or release an app; a failure is told in a toast. */
-  act(appId: string, action: AppAction): Promise<void>;
+  /**
+   * Reset, wake or release an app; a failure is told in a toast. Resolves with the app as the
+   * answer tells it (reset, wake), null after a release or a failure.
+   */
+  act(appId: string, action: AppAction): Promise<AppView | null>;
   keepAwake(appId: string, until: number | null): Promise<void>;
   /** Flip the kill switch or dry-run; a failure is told in a toast. */
   setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
@@ -67,14 +70,18 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
       const app = deps.apps()[appId];
       deps.setBusy(appId, action);
       try {
-        if (action === 'reset') await api.reset({ appId });
-        else if (action === 'wake') await api.wake({ appId, source: 'dashboard' });
-        else {
+        if (action === 'release') {
           await api.release({ appId });
           deps.toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
+          return null;
         }
+        const answer =
+          action === 'reset' ? await api.reset({ appId }) : await api.wake({ appId, source: 'dashboard' });
+        receive({ type: 'app', app: answer });
+        return answer;
       } catch (error) {
         deps.toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
+        return null;
       } finally {
         deps.setBusy(appId, null);
       }

@@ -1,0 +1,13 @@
+/** An app's Clever Cloud state as the console words it, the raw value on hover (and for screen readers). */
+import type { AppView } from '../../shared/app-view.ts';
+import { cleverStateText } from '../lib/clever-status.ts';
+
+export function CleverStateLabel({ app }: { app: Pick<AppView, 'cause' | 'cleverState'> }) {
+  const { label, raw } = cleverStateText(app);
+  return (
+    <span className="clever-state" title={raw} data-raw={app.cleverState ?? ''}>
+      {label}
+      <span className="visually-hidden"> ({raw})</span>
+    </span>
+  );
+}
