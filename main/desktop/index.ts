@@ -154,6 +154,7 @@ async function start(
     dataDir,
     () => new ElectronStore<SettingsFile>({ ...settingsFileOptions(dataDir, log), name: SETTINGS_NAME }),
   );
+  const accountSettings = new SettingsBackend(settings.store, settings.setAside);
   const notices: string[] = [];
   if (settings.setAside) {
     notices.push(setAsideWarning(settings.setAside));
@@ -177,7 +178,7 @@ async function start(
     apiUrl: null,
     version: app.getVersion(),
     log,
-    accountBackend: () => new SettingsBackend(settings.store),
+    accountBackend: () => accountSettings,
     secrets,
     notices: () => notices,
   }).then((service) => {

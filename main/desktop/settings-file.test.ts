@@ -122,6 +122,19 @@ describe('the settings file', () => {
     expect(warning).toContain('default settings and no routes');
   });
 
+  it('holds every release of the account while the set-aside file is not confirmed, and saving a route confirms it', () => {
+    writeFileSync(file(), '{"routes": [ {"id": "route_1", ');
+    const { store, setAside } = open();
+    const backend = new SettingsBackend(store, setAside);
+    const config = new ConfigStore(backend);
+    expect(config.releaseHeld()).toBe(true);
+    expect(config.problems()[0]).toMatch(/could not be read .*No app is released until/);
+    config.createRoute({ appId: ROUTE.appId, ownerId: ROUTE.ownerId, gracePeriodMs: ROUTE.gracePeriodMs });
+    expect(config.releaseHeld()).toBe(false);
+    // A session opened later on the same file agrees: confirmed.
+    expect(new ConfigStore(backend).releaseHeld()).toBe(false);
+  });
+
   it('sets a file the schema refuses aside too (a hand edit that made routes a string)', () => {
     writeFileSync(file(), JSON.stringify({ routes: 'oops', settings: {}, desktop: DESKTOP_DEFAULTS }));
     const { store, setAside } = open();

@@ -132,9 +132,15 @@ export function setAsideWarning(setAside: { file: string; reason: string }): str
 /** Routes and settings for the ConfigStore, in the settings file. */
 export class SettingsBackend implements KeyValueBackend {
   private readonly store: SettingsStore;
+  /**
+   * The file set aside at open: the ConfigStore says so and holds releases until a route or the
+   * settings are saved (confirmed), which clears it here too, so a session opened later agrees.
+   */
+  damage: { file: string; reason: string } | null;
 
-  constructor(store: SettingsStore) {
+  constructor(store: SettingsStore, damage: { file: string; reason: string } | null = null) {
     this.store = store;
+    this.damage = damage;
   }
 
   get(key: string): unknown {
@@ -149,6 +155,7 @@ export class SettingsBackend implements KeyValueBackend {
     } else {
       throw new Error(`the settings file has no '${key}' of this shape`);
     }
+    this.damage = null;
   }
 }
 

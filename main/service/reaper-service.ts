@@ -206,7 +206,9 @@ export class ReaperService {
 
   private async status(): Promise<ReaperStatus> {
     const s = this.session;
-    const notices = this.deps.notices?.() ?? [];
+    // The shell's notice of a settings file set aside is the account's config problem once a session
+    // reads that file: say it once.
+    const notices = s?.config.setAsideReported() ? [] : (this.deps.notices?.() ?? []);
     return {
       now: s ? s.clock.now() : Date.now(),
       timeScale: s ? s.timeScale : 1,

@@ -98,6 +98,11 @@ export class ConfigStore implements EngineConfig {
     return out;
   }
 
+  /** True while the file set aside at open is not confirmed or restored (its problem is shown). */
+  setAsideReported(): boolean {
+    return this.damage !== null;
+  }
+
   /** True while routes may be missing: no app is released then. */
   releaseHeld(): boolean {
     return this.damage !== null || this.unreadRoutes.length > 0 || this.unreadSettings.has('releaseDelayMs');
