@@ -42,8 +42,8 @@ export interface Allowances {
  */
 export const KNOWN: Allowances = {
   cycles: [],
-  // Each over 500 lines today, each being split by another change.
-  oversize: ['main/clever/client.ts', 'main/simulator/server.ts'],
+  // Over 500 lines today, being split by another change.
+  oversize: ['main/simulator/server.ts'],
 };
 
 export const NO_ALLOWANCES: Allowances = { cycles: [], oversize: [] };
