@@ -17,6 +17,7 @@ import { Durations, HistoryList, TrafficSection } from './AppFacts.tsx';
 import { CloseIcon } from './icons.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { Timeline } from './Timeline.tsx';
+import { WakeSourcesSection } from './WakeSources.tsx';
 
 export function AppDetailPanel({ appId }: { appId: string }) {
   const app = useDashboard((s) => s.apps[appId]);
@@ -209,6 +210,7 @@ function Body({ app }: { app: AppView }) {
       </section>
 
       {detail && <TrafficSection traffic={detail.traffic} />}
+      {detail && <WakeSourcesSection sources={detail.wakeSources} />}
 
       <section aria-labelledby="routes-heading">
         <h3 id="routes-heading">Routes</h3>
