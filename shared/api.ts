@@ -23,9 +23,11 @@ import {
 import type { SavingsReport } from './savings.ts';
 import { isValidTimeZone, type MustBeUpRange, type ScheduleTransition } from './schedule.ts';
 import { type Settings, settingsUpdateSchema } from './settings.ts';
+import type { WakeSources } from './wake-sources.ts';
 import { WEBHOOK_EVENTS, type WebhookStatus, type WebhookTestResult, webhookSchema } from './webhooks.ts';
 
 export type { AppView } from './app-view.ts';
+export type { WakeSources } from './wake-sources.ts';
 
 // ---- inputs ----------------------------------------------------------------------------------------
 
@@ -247,6 +249,8 @@ export interface AppDetail {
   traffic: AppTrafficView;
   /** How long its last starts and stops took (median and worst of the last 20). */
   durations: TransitionDurations;
+  /** What can wake it (wake proxy, access logs, must-be-up ranges, manual), and the access-log wakes seen. */
+  wakeSources: WakeSources;
 }
 
 export interface AppTrafficView {

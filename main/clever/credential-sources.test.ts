@@ -31,14 +31,19 @@ describe('the endpoints, resolved once', () => {
       consumerKey: CLEVER_TOOLS_CONSUMER.key,
       consumerSecret: CLEVER_TOOLS_CONSUMER.secret,
       pinned: false,
+      fixed: new Set(),
     });
   });
 
-  it('the flag before API_HOST, for the API and the bridge alike', () => {
+  it('API_HOST moves the API only, AUTH_BRIDGE_HOST the bridge only; the flag both', () => {
     const env = { API_HOST: 'http://from-env' };
     expect(resolveEndpoints(env)).toMatchObject({
       apiHost: 'http://from-env',
-      bridgeHost: 'http://from-env',
+      bridgeHost: DEFAULT_BRIDGE_HOST,
+    });
+    expect(resolveEndpoints({ AUTH_BRIDGE_HOST: 'http://bridge' })).toMatchObject({
+      apiHost: DEFAULT_API_HOST,
+      bridgeHost: 'http://bridge',
     });
     expect(resolveEndpoints(env, 'http://flag')).toMatchObject({
       apiHost: 'http://flag',

@@ -2,8 +2,8 @@
  * Clever Cloud credentials: where they are found, in order, and how they are sent.
  *
  * 1. `CLEVER_TOKEN` + `CLEVER_SECRET` in the environment (as clever-tools reads them);
- * 2. clever-tools' login file, `clever-tools.json` in the clever-cloud config folder of the OS, in its
- *    profile format (`{version: 1, profiles: [...]}`, the first profile active) or its legacy format
+ * 2. clever-tools' login file, CONFIGURATION_FILE or `clever-tools.json` in the clever-cloud config
+ *    folder of the OS, in its profile format (`{version: 1, profiles: [...]}`, the first profile active) or its legacy format
  *    (`{token, secret, expirationDate}`);
  * 3. a token the operator gave the app (an OAuth token and secret, or an API token).
  *
@@ -12,7 +12,8 @@
  *
  * OAuth tokens go as an OAuth 1.0a PLAINTEXT header with a consumer pair; the default pair is the
  * public one clever-tools ships (its source says the disclosure is not a vulnerability), because a
- * token from `clever login` only works with it. API tokens go as Bearer to the api-bridge host.
+ * token from `clever login` only works with it. API tokens go as Bearer to the api-bridge host
+ * (AUTH_BRIDGE_HOST), OAuth tokens to the API host (API_HOST): the two are never mixed.
  *
  * Nothing here ever logs or returns a secret in a message.
  */
@@ -109,31 +110,68 @@ function parseExpiry(value: string | number | undefined): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+/** The settings clever-tools reads from its environment and from a profile's `overrides`. */
+export type EndpointSetting =
+  | 'API_HOST'
+  | 'AUTH_BRIDGE_HOST'
+  | 'OAUTH_CONSUMER_KEY'
+  | 'OAUTH_CONSUMER_SECRET';
+
 /**
  * Where the calls go and the OAuth consumer they are signed with, worked out once from the flag and
- * the environment, the way clever-tools reads them (src/config/config.js: each variable, else its
- * default).
+ * the environment, the way clever-tools reads them (clever-tools src/config/config.js, loadConfig:
+ * "environment variables > active profile overrides > Zod schema defaults").
+ *
+ * The main API and the api-bridge are two settings, as in clever-tools (API_HOST and
+ * AUTH_BRIDGE_HOST; src/models/send-to-api.js sends to the bridge with AUTH_BRIDGE_HOST only): OAuth
+ * tokens go to the API, API tokens (Bearer) to the bridge, and API_HOST never moves the bridge.
  */
 export interface CleverEndpoints {
   /** The API base URL: the flag (--api-url or a setting), else API_HOST, else Clever Cloud's. */
   apiHost: string;
-  /** Where API tokens go: the flag or API_HOST when one is given, else the api-bridge. */
+  /** Where API tokens go: the flag, else AUTH_BRIDGE_HOST, else Clever Cloud's api-bridge. */
   bridgeHost: string;
   consumerKey: string;
   consumerSecret: string;
   /** The flag named the API: it wins over the API_HOST of a clever-tools profile. */
   pinned: boolean;
+  /** The settings the environment (or the flag) gave: a profile's override of these is not used. */
+  fixed: ReadonlySet<EndpointSetting>;
 }
 
 export function resolveEndpoints(env: NodeJS.ProcessEnv, apiUrl?: string | null): CleverEndpoints {
-  const host = apiUrl || env.API_HOST || null;
+  const flag = apiUrl || null;
+  const fixed = new Set<EndpointSetting>();
+  for (const name of [
+    'API_HOST',
+    'AUTH_BRIDGE_HOST',
+    'OAUTH_CONSUMER_KEY',
+    'OAUTH_CONSUMER_SECRET',
+  ] as const) {
+    if (env[name]) fixed.add(name);
+  }
+  if (flag) {
+    fixed.add('API_HOST');
+    fixed.add('AUTH_BRIDGE_HOST');
+  }
   return {
-    apiHost: host ?? DEFAULT_API_HOST,
-    bridgeHost: host ?? DEFAULT_BRIDGE_HOST,
+    apiHost: flag ?? (env.API_HOST || DEFAULT_API_HOST),
+    bridgeHost: flag ?? (env.AUTH_BRIDGE_HOST || DEFAULT_BRIDGE_HOST),
     consumerKey: env.OAUTH_CONSUMER_KEY || CLEVER_TOOLS_CONSUMER.key,
     consumerSecret: env.OAUTH_CONSUMER_SECRET || CLEVER_TOOLS_CONSUMER.secret,
-    pinned: Boolean(apiUrl),
+    pinned: Boolean(flag),
+    fixed,
   };
+}
+
+/** A profile's override of a setting, unless the environment or the flag gave that setting. */
+function overridden(
+  endpoints: CleverEndpoints,
+  name: EndpointSetting,
+  override: string | undefined,
+  resolved: string,
+): string {
+  return override && !endpoints.fixed.has(name) ? override : resolved;
 }
 
 /** What one source yields: credentials, or why it has none (null: nothing worth saying). */
@@ -167,7 +205,10 @@ export function environmentCredentials(env: NodeJS.ProcessEnv, endpoints: Clever
   };
 }
 
-/** Where clever-tools' login file is looked for. */
+/**
+ * Where clever-tools' login file is looked for: CONFIGURATION_FILE when the environment names it (as
+ * clever-tools reads it, src/config/config.js), else clever-tools.json in the folder of this OS.
+ */
 export interface LoginFileLocation {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
@@ -175,12 +216,19 @@ export interface LoginFileLocation {
   read?: ((file: string) => Promise<string>) | undefined;
 }
 
+/** The path of clever-tools' login file: CONFIGURATION_FILE, else the file in the OS's folder. */
+export function cleverToolsLoginFile(where: LoginFileLocation): string {
+  const named = where.env.CONFIGURATION_FILE?.trim();
+  if (named) return named;
+  return join(cleverToolsConfigDir(where.env, where.platform, where.home), 'clever-tools.json');
+}
+
 /** Source 2: clever-tools' login file, unless it is missing, unreadable or expired. */
 export async function cleverToolsCredentials(
   where: LoginFileLocation,
   endpoints: CleverEndpoints,
 ): Promise<Found> {
-  const file = join(cleverToolsConfigDir(where.env, where.platform, where.home), 'clever-tools.json');
+  const file = cleverToolsLoginFile(where);
   const read = where.read ?? ((f: string) => readFile(f, 'utf8'));
   let text: string;
   try {
@@ -249,9 +297,15 @@ export function parseCleverToolsFile(
         kind: 'oauth1',
         token: active.token,
         secret: active.secret,
-        consumerKey: o.OAUTH_CONSUMER_KEY ?? defaults.consumerKey,
-        consumerSecret: o.OAUTH_CONSUMER_SECRET ?? defaults.consumerSecret,
-        apiHost: defaults.pinned ? defaults.apiHost : (o.API_HOST ?? defaults.apiHost),
+        consumerKey: overridden(defaults, 'OAUTH_CONSUMER_KEY', o.OAUTH_CONSUMER_KEY, defaults.consumerKey),
+        consumerSecret: overridden(
+          defaults,
+          'OAUTH_CONSUMER_SECRET',
+          o.OAUTH_CONSUMER_SECRET,
+          defaults.consumerSecret,
+        ),
+        // An OAuth token goes to the main API, never to the bridge (AUTH_BRIDGE_HOST is for API tokens).
+        apiHost: overridden(defaults, 'API_HOST', o.API_HOST, defaults.apiHost),
         source: 'clever-tools',
         detail: `clever-tools profile ${active.alias ?? 'default'}${active.email ? ` (${active.email})` : ''}`,
         expiresAt: parseExpiry(active.expirationDate),

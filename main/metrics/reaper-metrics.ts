@@ -93,6 +93,11 @@ export class ReaperMetrics {
     'Team alert webhook deliveries: delivered, retried (an attempt failed), failed (given up), dropped.',
     ['outcome'],
   );
+  private readonly accessLogWakes = this.registry.counter(
+    'clever_reaper_access_log_wakes_total',
+    'Wakes an access-log entry triggered while its app was Asleep (whether requests to a stopped app ' +
+      'reach its access logs is unconfirmed: this counts the ones seen).',
+  );
   private readonly info = this.registry.gauge(
     'clever_reaper_info',
     'Always 1: the version running and the session mode.',
@@ -104,6 +109,7 @@ export class ReaperMetrics {
   constructor(version: string) {
     this.version = version;
     this.storage.set({}, 0);
+    this.accessLogWakes.inc({}, 0); // 0 until one is seen: "none seen" is an answer too
     this.registry.onCollect(() => {
       const counts = new Map<ReaperState, number>(REAPER_STATES.map((s) => [s, 0]));
       for (const r of this.engine?.list() ?? []) counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
@@ -131,6 +137,11 @@ export class ReaperMetrics {
   readonly onCall = (call: CallRecord): void => {
     this.calls.inc({ endpoint: call.endpoint, outcome: call.outcome });
     this.callSeconds.observe({ endpoint: call.endpoint }, call.durationMs / 1000);
+  };
+
+  /** For SessionTraffic's `onAccessLogWake`. */
+  readonly onAccessLogWake = (): void => {
+    this.accessLogWakes.inc({});
   };
 
   readonly onWebhook = (outcome: 'delivered' | 'retried' | 'failed' | 'dropped'): void => {

@@ -77,6 +77,7 @@ export class Operations {
   attach(session: Session): () => Promise<void> {
     this.current = session;
     const offMetrics = this.metrics.watch(session.engine, session.mode);
+    const offWakes = session.traffic.onAccessLogWake(this.metrics.onAccessLogWake);
     const offWebhooks = this.webhooks.watch(session.engine);
     const retention = new HistoryRetention({
       store: session.store,
@@ -88,6 +89,7 @@ export class Operations {
     retention.start();
     return async () => {
       offMetrics();
+      offWakes();
       offWebhooks();
       await retention.stop();
       if (this.current === session) this.current = null;

@@ -47,6 +47,11 @@ export interface AccessLogOptions {
   silenceMs?: number;
   /** Backoff bounds for reconnecting. */
   backoffMs?: { first: number; max: number };
+  /**
+   * An entry is about to wake an Asleep app (the first request since it went to sleep): counted, so
+   * a real account shows whether requests to a stopped app reach its access logs (unconfirmed).
+   */
+  onWake?: (appId: string) => void;
   log?: Log;
 }
 
@@ -76,7 +81,8 @@ export const NOT_A_REQUEST = 'not an HTTP request';
 const WATCHDOG_TICKS = 4;
 
 export class AccessLogFollower {
-  private readonly options: Required<Omit<AccessLogOptions, 'log'>> & Pick<AccessLogOptions, 'log'>;
+  private readonly options: Required<Omit<AccessLogOptions, 'log' | 'onWake'>> &
+    Pick<AccessLogOptions, 'log' | 'onWake'>;
   private follows = new Map<string, Follow>();
   private offEngine: (() => void) | null = null;
   private running = false;
@@ -256,6 +262,8 @@ export class AccessLogFollower {
       return;
     }
     this.options.stats.counted(f.appId, 'access-log');
+    const before = this.options.engine.get(f.appId);
+    if (before?.state === 'Down' && before.wakeRequestedAt === null) this.options.onWake?.(f.appId);
     this.options.engine.request(f.appId, 'access-log', at).then(this.refused.recorded, this.refused.failed);
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import { describeError, type Log } from '../../shared/log.ts';
+import { type WakeSources, wakeSourcesOf } from '../../shared/wake-sources.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -40,6 +41,9 @@ export class SessionTraffic {
   private offConfig: (() => void) | null = null;
   private closed = false;
   private proxyListeners = new Set<() => void>();
+  /** Wakes an access-log entry triggered while the app was Asleep, per app. */
+  private readonly accessLogWakes = new Map<string, number>();
+  private wakeListeners = new Set<(appId: string) => void>();
 
   constructor(options: SessionTrafficOptions) {
     this.options = options;
@@ -49,6 +53,7 @@ export class SessionTraffic {
           source: options.accessLogs,
           clock: options.clock,
           stats: this.stats,
+          onWake: (appId) => this.accessLogWoke(appId),
           ...(options.log ? { log: options.log } : {}),
         })
       : null;
@@ -73,6 +78,27 @@ export class SessionTraffic {
   onProxyChange(listener: () => void): () => void {
     this.proxyListeners.add(listener);
     return () => this.proxyListeners.delete(listener);
+  }
+
+  /** Hear each wake an access-log entry triggers (for the metrics). */
+  onAccessLogWake(listener: (appId: string) => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => this.wakeListeners.delete(listener);
+  }
+
+  private accessLogWoke(appId: string): void {
+    this.accessLogWakes.set(appId, (this.accessLogWakes.get(appId) ?? 0) + 1);
+    for (const listener of this.wakeListeners) listener(appId);
+  }
+
+  /** What can wake this app now: the wake proxy, access logs, must-be-up ranges, manual wakes. */
+  wakeSources(appId: string): WakeSources {
+    return wakeSourcesOf({
+      routing: this.options.engine.routingOf(appId),
+      accessLogs: this.follower !== null,
+      proxyListening: this.proxy !== null,
+      accessLogWakes: this.accessLogWakes.get(appId) ?? 0,
+    });
   }
 
   proxyStatus(): WakeProxyStatus {

@@ -22,6 +22,7 @@ import { ErrorExplanation } from './ErrorExplanation.tsx';
 import { CloseIcon } from './icons.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { Timeline } from './Timeline.tsx';
+import { WakeSourcesSection } from './WakeSources.tsx';
 
 export function AppDetailPanel({ appId }: { appId: string }) {
   const app = useDashboard((s) => s.apps[appId]);
@@ -210,6 +211,7 @@ function Body({ app }: { app: AppView }) {
       </section>
 
       {detail && <TrafficSection traffic={detail.traffic} />}
+      {detail && <WakeSourcesSection sources={detail.wakeSources} />}
 
       <section aria-labelledby="routes-heading">
         <h3 id="routes-heading">Routes</h3>

@@ -112,6 +112,14 @@ export function fakeApi(
       ranges: [],
       nextTransitions: [],
       traffic: { counted: 0, bySource: {}, ignored: {}, lastIgnoredAt: null, accessLog: null },
+      wakeSources: {
+        proxy: { hosts: [], listening: false },
+        accessLogs: true,
+        ranges: false,
+        manual: true,
+        accessLogWakes: 0,
+        warning: null,
+      },
       durations: {
         start: { count: 3, medianMs: 45_000, worstMs: 70_000 },
         stop: { count: 0, medianMs: null, worstMs: null },

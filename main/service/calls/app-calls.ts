@@ -34,6 +34,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
         nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
         traffic: s.traffic.appTraffic(appId),
         durations: transitionDurationsOf(s.store, appId),
+        wakeSources: s.traffic.wakeSources(appId),
       };
       return detail;
     },
