@@ -5,18 +5,10 @@
  * they change, and kept after a release like the history.
  */
 import type { CleverApp } from '../engine/ports.ts';
+import type { AppFacts } from './contract.ts';
 import type { Datastore } from './datastore.ts';
 
-export interface AppFacts {
-  appId: string;
-  flavorName: string | null;
-  /** The API's `price` of the (minimum) flavor, unit unconfirmed (see shared/savings.ts). */
-  flavorPrice: number | null;
-  minInstances: number;
-  maxInstances: number;
-  /** When these facts were first seen (engine clock). */
-  seenAt: number;
-}
+export type { AppFacts };
 
 type Known = Omit<AppFacts, 'appId' | 'seenAt'>;
 
