@@ -133,7 +133,7 @@ async function open(parts: Parts): Promise<Session> {
   });
   const socket = eventsOf(clever);
   const follower = socket ? new EventFollower({ engine, source: socket, ...(log ? { log } : {}) }) : null;
-  engine.start();
+  await engine.start();
   await traffic.start();
   follower?.start();
   // The dashboard's first look shows names and states read from Clever Cloud, unless it is slow.

@@ -17,35 +17,10 @@
 import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
 import type { WebhookStatus } from '../../shared/webhooks.ts';
+import { type LeaseGuard, LeaseLost, type StoreCommit } from '../engine/ports.ts';
 
-/** One write of the engine: a record upserted or removed, and the history entries it adds. */
-export interface StoreCommit {
-  upsert?: AppRecord;
-  remove?: string;
-  history: HistoryEntry[];
-}
-
-/** An owner's lease as the committing instance believes it holds it: its fencing condition. */
-export interface LeaseGuard {
-  /** The owner (organisation or personal space) the lease covers. */
-  ownerId: string;
-  /** The instance holding it. */
-  holder: string;
-  /** The fencing token: increases each time the lease changes hands. */
-  token: number;
-}
-
-/** A guarded commit refused: the instance no longer holds the owner's lease. Nothing was written. */
-export class LeaseLost extends Error {
-  readonly guard: LeaseGuard;
-  constructor(guard: LeaseGuard) {
-    super(
-      `the lease of ${guard.ownerId} is no longer held by ${guard.holder} (token ${guard.token}): another instance took it over`,
-    );
-    this.name = 'LeaseLost';
-    this.guard = guard;
-  }
-}
+export type { LeaseGuard, StoreCommit };
+export { LeaseLost };
 
 /** The datastore was written by a newer Clever Reaper: refused rather than corrupted. */
 export class SchemaTooNew extends Error {
