@@ -8,7 +8,7 @@ import { describeError, type Log } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { Schedule } from '../../shared/schedule.ts';
 import type { DecisionContext } from './decide.ts';
-import type { CleverCloudPort, Clock, EngineConfig, EngineStore } from './ports.ts';
+import type { CleverCloudPort, Clock, EngineConfig, EngineStore, LeaseGuard } from './ports.ts';
 
 export type EngineEvent =
   | { type: 'app'; record: AppRecord }
@@ -28,6 +28,11 @@ export interface EngineDeps {
   clever: CleverCloudPort;
   store: EngineStore;
   config: EngineConfig;
+  /**
+   * Team mode: the lease this instance holds on an owner, checked by the datastore in the same
+   * transaction as each write of that owner's apps (none: writes are not fenced).
+   */
+  leaseGuard?: (ownerId: string) => LeaseGuard | null;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }

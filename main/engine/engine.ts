@@ -54,14 +54,35 @@ export class Engine {
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /** Load the datastore, follow the routes, and start both paces (the first sweep runs at once). */
-  start(): void {
-    if (this.core.running) return;
+  /**
+   * Load the datastore, follow the routes, and start both paces (the first sweep runs at once). On a
+   * store that answers at once, all of it is done when this returns; on a shared one, when it resolves.
+   */
+  start(): Promise<void> {
+    if (this.core.running) return Promise.resolve();
     this.core.running = true;
     this.core.abort = new AbortController();
-    this.core.records = new Map(this.deps.store.loadRecords().map((r) => [r.appId, r]));
-    this.configChanged();
-    this.scheduler.start();
+    const begin = (records: AppRecord[]) => {
+      this.core.records = new Map(records.map((r) => [r.appId, r]));
+      if (!this.core.running) return;
+      this.configChanged();
+      this.scheduler.start();
+    };
+    let loaded: AppRecord[] | Promise<AppRecord[]>;
+    try {
+      loaded = this.deps.store.loadRecords();
+    } catch (error) {
+      this.core.running = false;
+      return Promise.reject(error);
+    }
+    if (Array.isArray(loaded)) {
+      begin(loaded);
+      return Promise.resolve();
+    }
+    return loaded.then(begin, (error: unknown) => {
+      this.core.running = false;
+      throw error;
+    });
   }
 
   /** Stop both paces and every timer; wait for evaluations under way to end (their calls aborted). */
@@ -132,17 +153,14 @@ export class Engine {
     const now = this.deps.clock.now();
     for (const [appId, r] of this.core.routing) {
       const record = this.core.records.get(appId);
-      try {
-        if (!record) {
-          const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
-          const reason = 'put under the reaper by a route';
-          const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
-          this.journal.add(fresh, entry);
-        } else if (r.ownerId && r.ownerId !== record.ownerId) {
-          this.journal.commit(record, { ownerId: r.ownerId });
-        }
-      } catch {
-        // Announced by the journal; the app is adopted at the next sweep.
+      // A refused write is announced by the journal; the app is adopted at the next sweep.
+      if (!record) {
+        const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
+        const reason = 'put under the reaper by a route';
+        const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
+        this.journal.add(fresh, entry).catch(() => {});
+      } else if (r.ownerId && r.ownerId !== record.ownerId) {
+        this.journal.commit(record, { ownerId: r.ownerId }).catch(() => {});
       }
     }
   }
@@ -185,7 +203,7 @@ export class Engine {
       record.dryRunSleepNotedAt !== null &&
       at >= record.dryRunSleepNotedAt &&
       (record.lastRequestAt === null || record.lastRequestAt < record.dryRunSleepNotedAt);
-    const next = this.journal.commit(
+    const next = await this.journal.commit(
       record,
       patch,
       undefined,
@@ -217,7 +235,7 @@ export class Engine {
     const record = this.mustGet(appId);
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
-    this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
+    await this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
       { kind: 'keep-awake', actor: 'operator', reason },
     ]);
     if (until !== null) await this.request(appId, source);
@@ -227,7 +245,7 @@ export class Engine {
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */
   async reset(appId: string): Promise<AppRecord> {
     const record = this.mustGet(appId);
-    this.journal.commit(
+    await this.journal.commit(
       record,
       {
         notice: null,

@@ -51,16 +51,17 @@ export class Evaluator {
 
   /**
    * The sweep's fast path: when the decision on this observation is only to note what was seen (no
-   * transition, no call, no history, no deployments to read), apply it here, synchronously. False
+   * transition, no call, no history, no deployments to read), apply it here (synchronously on a
+   * store that answers at once). False
    * when the app needs a full evaluation (or is being evaluated).
    */
-  settledAtOnce(appId: string, app: CleverApp | null): boolean {
+  async settledAtOnce(appId: string, app: CleverApp | null): Promise<boolean> {
     const record = this.traffic.apply(appId);
     if (!record || this.busy.has(appId)) return false;
     const decision = decide(record, { app }, this.core.context(appId));
     if (decision.type !== 'act' || decision.transition || decision.call || decision.notes) return false;
     try {
-      this.journal.commit(record, decision.patch);
+      await this.journal.commit(record, decision.patch);
       return true;
     } catch {
       return false; // the evaluation reports it
@@ -94,7 +95,7 @@ export class Evaluator {
       } catch (error) {
         if (!isNeverDeployed(error)) {
           // Not released yet: a sleeping app is never forgotten without its start. Tried again next run.
-          this.journal.noteProblem(
+          await this.journal.noteProblem(
             record.appId,
             `the release could not start the app: ${describeError(error)}`,
           );
@@ -103,7 +104,7 @@ export class Evaluator {
       }
     }
     const entry = this.journal.entry(record, 'release', actor, decision.reason, record.state, null);
-    this.journal.remove(record, entry);
+    await this.journal.remove(record, entry);
   }
 
   private async evaluateNow(appId: string, given: CleverApp | null | undefined): Promise<void> {
@@ -137,7 +138,7 @@ export class Evaluator {
           await this.release(record, decision, 'reaper');
           return;
         }
-        const next = this.journal.commit(record, decision.patch, decision.transition, decision.notes);
+        const next = await this.journal.commit(record, decision.patch, decision.transition, decision.notes);
         if (decision.call) {
           await this.perform(next, decision.call, decision.transition?.actor ?? 'reaper');
           return;
@@ -146,7 +147,7 @@ export class Evaluator {
       }
     } catch (error) {
       if (!core.running || (error instanceof CleverCallError && error.kind === 'aborted')) return;
-      this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describeError(error)}`);
+      await this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describeError(error)}`);
     } finally {
       const latest = core.records.get(appId);
       if (latest) this.evaluated(latest);
@@ -160,7 +161,7 @@ export class Evaluator {
     try {
       if (call === 'stop') {
         await clever.stopApplication(record.ownerId, record.appId, { signal });
-        this.journal.commitLatest(record.appId, { pendingCall: null, notice: null }, [
+        await this.journal.commitLatest(record.appId, { pendingCall: null, notice: null }, [
           { kind: 'stop-asked', actor, reason: 'Clever Cloud accepted the stop (DELETE instances)' },
         ]);
       } else {
@@ -169,7 +170,7 @@ export class Evaluator {
         if (deploymentId) patch.deploymentId = deploymentId;
         const reason = `Clever Cloud accepted the start${deploymentId ? `, deployment ${deploymentId}` : ''}`;
         const kind: HistoryKind = call === 'restart' ? 'restart-asked' : 'start-asked';
-        this.journal.commitLatest(record.appId, patch, [
+        await this.journal.commitLatest(record.appId, patch, [
           { kind, actor, reason: call === 'restart' ? `${reason} (sent again)` : reason },
         ]);
       }
@@ -179,7 +180,7 @@ export class Evaluator {
       if (!latest) return;
       if (isNeverDeployed(error)) {
         // "An app that was never deployed cannot be started: ... the app goes to Error at once."
-        this.journal.commit(
+        await this.journal.commit(
           latest,
           { cause: CAUSES.neverDeployed, pendingCall: null, notice: null, wakeRequestedAt: null },
           { to: 'Error', actor: 'reaper', reason: `${CAUSES.neverDeployed} (${describeError(error)})` },
@@ -190,7 +191,7 @@ export class Evaluator {
       // Clever Cloud before sending it again.
       const message = describeError(error);
       log?.('warn', `${call} of ${record.appId} failed: ${message}`);
-      this.journal.commit(
+      await this.journal.commit(
         latest,
         { notice: `the ${call === 'stop' ? 'stop' : 'start'} call failed: ${message}` },
         undefined,

@@ -7,7 +7,7 @@
 import type { Actor, AppRecord, HistoryEntry, HistoryKind, ReaperState } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
 import type { EngineCore } from './core.ts';
-import type { EngineStore } from './ports.ts';
+import type { StoreCommit } from './ports.ts';
 
 export interface JournalNote {
   kind: HistoryKind;
@@ -24,6 +24,8 @@ export interface JournalHooks {
 
 export class Journal {
   private storageProblem: string | null = null;
+  /** Per app, the write under way on a store that answers later: the next write of that app waits. */
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   private readonly core: EngineCore;
   private readonly hooks: JournalHooks;
@@ -50,26 +52,45 @@ export class Journal {
   }
 
   /** A record enters the engine, with the entry that says why. */
-  add(record: AppRecord, entry: HistoryEntry): void {
-    this.write({ upsert: record, history: [entry] });
-    this.core.records.set(record.appId, record);
-    this.core.emit({ type: 'app', record });
-    this.core.emit({ type: 'history', entry });
+  add(record: AppRecord, entry: HistoryEntry): Promise<void> {
+    return this.serial(record.appId, (queued) => {
+      // Queued behind another write of the app: it may have entered meanwhile.
+      if (queued && this.core.records.has(record.appId)) return null;
+      return {
+        ownerId: record.ownerId,
+        change: { upsert: record, history: [entry] },
+        apply: () => {
+          this.core.records.set(record.appId, record);
+          this.core.emit({ type: 'app', record });
+          this.core.emit({ type: 'history', entry });
+        },
+      };
+    });
   }
 
   /** A record is forgotten; its history stays, with the entry that says why. */
-  remove(record: AppRecord, entry: HistoryEntry): void {
-    this.write({ remove: record.appId, history: [entry] });
-    this.core.records.delete(record.appId);
-    this.hooks.forgotten(record.appId);
-    this.core.emit({ type: 'removed', appId: record.appId });
-    this.core.emit({ type: 'history', entry });
+  remove(record: AppRecord, entry: HistoryEntry): Promise<void> {
+    return this.serial(record.appId, () => ({
+      ownerId: record.ownerId,
+      change: { remove: record.appId, history: [entry] },
+      apply: () => {
+        this.core.records.delete(record.appId);
+        this.hooks.forgotten(record.appId);
+        this.core.emit({ type: 'removed', appId: record.appId });
+        this.core.emit({ type: 'history', entry });
+      },
+    }));
   }
 
   /**
    * Apply a patch (and a transition) to a record: the record and its history entries are written
    * in one transaction, then the in-memory copy changes and listeners hear of it. Nothing changes in
-   * memory when the write fails.
+   * memory when the write fails (the promise rejects). On a store that answers at once, all of it is
+   * done when this returns.
+   *
+   * Queued behind another write of the same app (a store that answers later), the patch applies to
+   * the record as that write left it; a transition decided on a state the app has left meanwhile is
+   * refused (StaleDecision), never applied to a state it was not decided on.
    */
   commit(
     record: AppRecord,
@@ -77,71 +98,155 @@ export class Journal {
     transition?: { to: ReaperState; actor: Actor; reason: string },
     notes?: JournalNote[],
     transitionKind: HistoryKind = 'transition',
-  ): AppRecord {
-    if (!transition && !notes?.length && unchanged(record, patch)) return record;
-    const now = this.core.deps.clock.now();
-    const next: AppRecord = { ...record, ...patch };
-    const history: HistoryEntry[] = [];
-    if (transition) {
-      next.state = transition.to;
-      next.stateSince = now;
-      history.push(
-        this.entry(record, transitionKind, transition.actor, transition.reason, record.state, transition.to),
-      );
-    }
-    for (const n of notes ?? []) history.push(this.entry(record, n.kind, n.actor, n.reason, null, null));
-    if (history.length === 0 && sameRecord(record, next)) return record;
-    this.write({ upsert: next, history });
-    this.core.records.set(next.appId, next);
-    this.core.emit({ type: 'app', record: next });
-    for (const entry of history) this.core.emit({ type: 'history', entry });
-    if (transition?.to === 'Error') {
-      this.core.emit({
-        type: 'alert',
-        appId: next.appId,
-        name: next.name,
-        cause: next.cause ?? transition.reason,
-      });
-    }
-    this.hooks.changed(next);
-    return next;
+  ): Promise<AppRecord> {
+    let result = record;
+    return this.serial(record.appId, (queued) => {
+      let base = record;
+      if (queued) {
+        const latest = this.core.records.get(record.appId);
+        if (!latest) return null;
+        if (transition && latest.state !== record.state) throw new StaleDecision(record, latest);
+        base = latest;
+        result = latest;
+      }
+      if (!transition && !notes?.length && unchanged(base, patch)) return null;
+      const now = this.core.deps.clock.now();
+      const next: AppRecord = { ...base, ...patch };
+      const history: HistoryEntry[] = [];
+      if (transition) {
+        next.state = transition.to;
+        next.stateSince = now;
+        history.push(
+          this.entry(base, transitionKind, transition.actor, transition.reason, base.state, transition.to),
+        );
+      }
+      for (const n of notes ?? []) history.push(this.entry(base, n.kind, n.actor, n.reason, null, null));
+      if (history.length === 0 && sameRecord(base, next)) return null;
+      return {
+        ownerId: base.ownerId,
+        change: { upsert: next, history },
+        apply: () => {
+          result = next;
+          this.core.records.set(next.appId, next);
+          this.core.emit({ type: 'app', record: next });
+          for (const entry of history) this.core.emit({ type: 'history', entry });
+          if (transition?.to === 'Error') {
+            this.core.emit({
+              type: 'alert',
+              appId: next.appId,
+              name: next.name,
+              cause: next.cause ?? transition.reason,
+            });
+          }
+          this.hooks.changed(next);
+        },
+      };
+    }).then(() => result);
   }
 
   /** Commit on the record as it is now in memory (it may have changed during a call). */
-  commitLatest(appId: string, patch: Partial<AppRecord>, notes: JournalNote[]): void {
+  async commitLatest(appId: string, patch: Partial<AppRecord>, notes: JournalNote[]): Promise<void> {
     const latest = this.core.records.get(appId);
-    if (latest) this.commit(latest, patch, undefined, notes);
+    if (latest) await this.commit(latest, patch, undefined, notes);
   }
 
-  /** Show a problem on the app (not an Error state); a refused write is only logged. */
-  noteProblem(appId: string, notice: string): void {
+  /** Show a problem on the app (not an Error state); a refused write is only logged. Never rejects. */
+  async noteProblem(appId: string, notice: string): Promise<void> {
     const record = this.core.records.get(appId);
     if (record && record.notice !== notice) {
       try {
-        this.commit(record, { notice });
+        await this.commit(record, { notice });
       } catch (error) {
         this.core.deps.log?.('error', `cannot record a problem of ${appId}: ${describeError(error)}`);
       }
     }
   }
 
-  /** The one door: every write of the engine goes through here. */
-  private write(change: Parameters<EngineStore['commit']>[0]): void {
+  /**
+   * Writes of one app one after the other. `plan` is called when the write can start (`queued`: it
+   * waited for another), and says what to write and what to apply once written (null: nothing to
+   * do). On a store that answers at once, with nothing queued, it all happens before this returns.
+   */
+  private serial(appId: string, plan: (queued: boolean) => Planned | null): Promise<void> {
+    const before = this.pending.get(appId);
+    const run = (queued: boolean): void | Promise<void> => {
+      const planned = plan(queued);
+      if (!planned) return;
+      const written = this.write(planned.change, planned.ownerId);
+      if (written) return written.then(planned.apply);
+      planned.apply();
+    };
+    let done: void | Promise<void>;
     try {
-      this.core.deps.store.commit(change);
+      done = before ? before.then(() => run(true)) : run(false);
     } catch (error) {
-      const problem = `the datastore refused a write: ${describeError(error)}`;
-      if (this.storageProblem !== problem) {
-        this.storageProblem = problem;
-        this.core.deps.log?.('error', problem);
-        this.core.emit({ type: 'storage', problem });
-      }
+      return Promise.reject(error);
+    }
+    if (!done) return Promise.resolve();
+    const settled = done.catch(() => {});
+    this.pending.set(appId, settled);
+    void settled.then(() => {
+      if (this.pending.get(appId) === settled) this.pending.delete(appId);
+    });
+    return done;
+  }
+
+  /**
+   * The one door: every write of the engine goes through here (with the owner's lease, in team
+   * mode). A refusal is announced once and rethrown; the first write that works clears it.
+   */
+  private write(change: StoreCommit, ownerId: string): void | Promise<void> {
+    const guard = this.core.deps.leaseGuard?.(ownerId) ?? null;
+    let answer: void | Promise<void>;
+    try {
+      answer = guard ? this.core.deps.store.commit(change, guard) : this.core.deps.store.commit(change);
+    } catch (error) {
+      this.refused(error);
       throw error;
     }
+    if (answer && typeof answer.then === 'function') {
+      return answer.then(
+        () => this.worked(),
+        (error: unknown) => {
+          this.refused(error);
+          throw error;
+        },
+      );
+    }
+    this.worked();
+  }
+
+  private refused(error: unknown): void {
+    const problem = `the datastore refused a write: ${describeError(error)}`;
+    if (this.storageProblem !== problem) {
+      this.storageProblem = problem;
+      this.core.deps.log?.('error', problem);
+      this.core.emit({ type: 'storage', problem });
+    }
+  }
+
+  private worked(): void {
     if (this.storageProblem !== null) {
       this.storageProblem = null;
       this.core.emit({ type: 'storage', problem: null });
     }
+  }
+}
+
+interface Planned {
+  /** The owner whose lease fences the write (team mode). */
+  ownerId: string;
+  change: StoreCommit;
+  apply: () => void;
+}
+
+/** A transition decided on a state the app left while an earlier write of it was under way. */
+export class StaleDecision extends Error {
+  constructor(decidedOn: AppRecord, now: AppRecord) {
+    super(
+      `${decidedOn.appId} went from ${decidedOn.state} to ${now.state} while this decision was written: decided again at its next run`,
+    );
+    this.name = 'StaleDecision';
   }
 }
 

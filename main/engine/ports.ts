@@ -167,11 +167,47 @@ export function isNeverDeployed(error: unknown): boolean {
   return error instanceof CleverCallError && error.kind === 'never-deployed';
 }
 
-/** Where app states and their history live. Each call is one transaction. */
+/** One write of the engine: a record upserted or removed, and the history entries it adds. */
+export interface StoreCommit {
+  upsert?: AppRecord;
+  remove?: string;
+  history: HistoryEntry[];
+}
+
+/** An owner's lease as the committing instance believes it holds it: the fencing condition. */
+export interface LeaseGuard {
+  /** The owner (organisation or personal space) the lease covers. */
+  ownerId: string;
+  /** The instance holding it. */
+  holder: string;
+  /** The fencing token: grows each time the lease changes hands. */
+  token: number;
+}
+
+/** A guarded commit refused: the instance no longer holds the owner's lease. Nothing was written. */
+export class LeaseLost extends Error {
+  readonly guard: LeaseGuard;
+  constructor(guard: LeaseGuard) {
+    super(
+      `the lease of ${guard.ownerId} is no longer held by ${guard.holder} (token ${guard.token}): another instance took it over`,
+    );
+    this.name = 'LeaseLost';
+    this.guard = guard;
+  }
+}
+
+/**
+ * Where app states and their history live. Each call is one transaction. An embedded store
+ * (node:sqlite) answers at once; a shared one (PostgreSQL) answers with a promise: the engine waits
+ * for it before anything else of that decision (in memory, events, the Clever Cloud call).
+ */
 export interface EngineStore {
-  loadRecords(): AppRecord[];
-  /** Write the record (or remove it) and append the history entries, atomically. */
-  commit(change: { upsert?: AppRecord; remove?: string; history: HistoryEntry[] }): void;
+  loadRecords(): AppRecord[] | Promise<AppRecord[]>;
+  /**
+   * Write the record (or remove it) and append the history entries, atomically. With a guard, only
+   * while the lease it names is still held (LeaseLost otherwise, nothing written).
+   */
+  commit(change: StoreCommit, guard?: LeaseGuard): void | Promise<void>;
 }
 
 /** Routes and settings, as the operator set them. */

@@ -86,7 +86,10 @@ export class Scheduler {
         const apps = await this.readOwner(ownerId, appIds, true);
         if (!apps) return;
         // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
-        const rest = appIds.filter((appId) => !this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null));
+        const settled = await Promise.all(
+          appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),
+        );
+        const rest = appIds.filter((_, i) => !settled[i]);
         await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
       });
     })();
@@ -196,7 +199,7 @@ export class Scheduler {
       this.core.deps.log?.('warn', `cannot list the applications of ${ownerId}: ${message}`);
       if (sweep) this.core.emit({ type: 'owner-unreachable', ownerId, message });
       for (const appId of appIds)
-        this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`);
+        void this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`);
       return null;
     }
   }

@@ -12,6 +12,7 @@ import {
   historyCsvLine,
   historyJsonRecord,
 } from '../../shared/history.ts';
+import type { ReaperStore } from '../store/contract.ts';
 import { iterateHistory } from '../store/history-queries.ts';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -34,6 +35,31 @@ export function* exportHistory(
   let first = true;
   yield '[';
   for (const rows of iterateHistory(db, filter, pageSize)) {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += `${first ? '\n' : ',\n'}${JSON.stringify(historyJsonRecord(row))}`;
+      first = false;
+    }
+    yield chunk;
+  }
+  yield first ? ']\n' : '\n]\n';
+}
+
+/** The same export from any datastore of the contract (PostgreSQL), as the pages are read. */
+export async function* exportHistoryFrom(
+  store: ReaperStore,
+  filter: HistoryFilter,
+  format: ExportFormat,
+  pageSize = 1000,
+): AsyncGenerator<string, void, void> {
+  if (format === 'csv') {
+    yield historyCsvHeader();
+    for await (const rows of store.iterateHistory(filter, pageSize)) yield rows.map(historyCsvLine).join('');
+    return;
+  }
+  let first = true;
+  yield '[';
+  for await (const rows of store.iterateHistory(filter, pageSize)) {
     let chunk = '';
     for (const row of rows) {
       chunk += `${first ? '\n' : ',\n'}${JSON.stringify(historyJsonRecord(row))}`;

@@ -1,8 +1,10 @@
 /** The savings report from the datastore: the history of the last 30 days and the apps' facts. */
+import type { ReaperState } from '../../shared/domain.ts';
 import { DAY } from '../../shared/durations.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { readAppFacts } from '../store/app-facts.ts';
+import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
 import type { Datastore } from '../store/datastore.ts';
 import { appNames, stateChanges } from '../store/history-queries.ts';
 import {
@@ -29,17 +31,45 @@ export interface SavingsSource {
 }
 
 export function loadSavingsReport(source: SavingsSource): SavingsReport {
-  const { store, now, timeZone, managed } = source;
-  const from = Math.min(lastDays(now, timeZone, 30)[0]!.start, now - 30 * DAY);
+  const { store, now, timeZone } = source;
+  const from = savingsFrom(now, timeZone);
   const { initial, changes } = stateChanges(store.db, from, now + 1);
+  return fromData(source, from, initial, changes, appNames(store.db), readAppFacts(store));
+}
+
+/** The same report from any datastore of the contract (PostgreSQL). */
+export async function loadSavingsReportFrom(
+  source: Omit<SavingsSource, 'store'> & { store: ReaperStore },
+): Promise<SavingsReport> {
+  const { store, now, timeZone } = source;
+  const from = savingsFrom(now, timeZone);
+  const [{ initial, changes }, names, facts] = await Promise.all([
+    store.stateChanges(from, now + 1),
+    store.appNames(),
+    store.readAppFacts(),
+  ]);
+  return fromData(source, from, initial, changes, names, facts);
+}
+
+function savingsFrom(now: number, timeZone: string): number {
+  return Math.min(lastDays(now, timeZone, 30)[0]!.start, now - 30 * DAY);
+}
+
+function fromData(
+  source: Omit<SavingsSource, 'store'>,
+  from: number,
+  initial: Map<string, ReaperState | null>,
+  changes: StateChange[],
+  names: Map<string, { name: string; ownerId: string }>,
+  facts: Map<string, AppFacts>,
+): SavingsReport {
+  const { now, timeZone, managed } = source;
   const byApp = new Map<string, Change[]>();
   for (const c of changes) {
     const list = byApp.get(c.appId);
     if (list) list.push(c);
     else byApp.set(c.appId, [c]);
   }
-  const names = appNames(store.db);
-  const facts = readAppFacts(store);
   const ids = new Set<string>([...managed.keys(), ...byApp.keys()]);
   for (const [appId, state] of initial) if (state !== null) ids.add(appId);
   const apps: AppInput[] = [];

@@ -48,6 +48,19 @@ describe('the serve command line', () => {
   });
 });
 
+describe('the datastore of the command line', () => {
+  it('is SQLite unless --database, DATABASE_URL or POSTGRESQL_ADDON_URI names a PostgreSQL database', () => {
+    expect(parseCli([], {})).not.toHaveProperty('database');
+    expect(parseCli(['--database', 'postgres://r@db.test/reaper'], {})).toMatchObject({
+      database: 'postgres://r@db.test/reaper',
+    });
+    expect(parseCli([], { POSTGRESQL_ADDON_URI: 'postgresql://u:p@pg.test:5432/b' })).toMatchObject({
+      database: 'postgresql://u:p@pg.test:5432/b',
+    });
+    expect(() => parseCli(['--database', 'sqlite:///tmp/x'], {})).toThrow(/^--database: not a postgres/);
+  });
+});
+
 describe('the admin token', () => {
   it('is read from a Bearer header and compared whatever the lengths', () => {
     expect(bearerToken('Bearer abc.def')).toBe('abc.def');

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { describeError, type Log } from '../../shared/log.ts';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DataDirInUseError, type DataDirLock, lockDataDir } from '../store/data-dir.ts';
+import { chooseDatabase, redactDatabaseUrl } from '../store/postgres/database-url.ts';
 import { defaultLimits } from '../traffic/limits.ts';
 import { type ConnectionCaps, type HeadlessOptions, startHeadless } from './headless.ts';
 import { ensureDataDir } from './token.ts';
@@ -44,6 +45,9 @@ const USAGE = `Usage: npm run serve -- [options]
   --data-dir DIR      where the token, routes, settings and history live
                       (default: $REAPER_HOME, else the user's data directory)
   --api-url URL       another Clever Cloud API base URL (a simulator, a proxy)
+  --database URL      team mode: the account's datastore, routes and settings in PostgreSQL
+                      (postgres://...; also $DATABASE_URL, else $POSTGRESQL_ADDON_URI as a
+                      Clever Cloud PostgreSQL add-on sets it). Default: SQLite in DIR
   -h, --help          this help
 
 Connection caps (the defaults leave half or more of the open-file limit to the engine's own calls):
@@ -73,6 +77,7 @@ export type CliOptions = Pick<
   | 'port'
   | 'dataDir'
   | 'apiUrl'
+  | 'database'
   | 'timeScale'
   | 'timeOrigin'
   | 'allowedHosts'
@@ -96,6 +101,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       ...Object.fromEntries(Object.keys(CAP_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       'data-dir': { type: 'string' },
       'api-url': { type: 'string' },
+      database: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -132,6 +138,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
     apiUrl = url.toString();
   }
+  const database = chooseDatabase(values.database, env);
   const allowedHosts: string[] = [];
   for (const name of [...(values['allowed-host'] ?? []), ...(env.REAPER_ALLOWED_HOSTS ?? '').split(',')]) {
     const host = name.trim().toLowerCase().replace(/\.$/, '');
@@ -162,6 +169,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     timeOrigin,
     allowedHosts,
     caps,
+    ...(database ? { database: database.url } : {}),
   };
 }
 
@@ -237,6 +245,7 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   }
+  if (options.database) console.log(`Datastore: PostgreSQL, ${redactDatabaseUrl(options.database)}`);
   const server = await startHeadless({ ...options, version, log });
   const mode = server.service.mode;
   console.log(

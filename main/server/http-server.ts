@@ -33,7 +33,11 @@ export interface ApiBackend {
   /** GET /metrics: the Prometheus text format. */
   metricsText?(): string;
   /** GET /api/history?format=csv|json: the filtered history as a file, streamed a chunk at a time. */
-  historyExport?(raw: unknown): { filename: string; contentType: string; chunks: Iterable<string> };
+  historyExport?(raw: unknown): {
+    filename: string;
+    contentType: string;
+    chunks: Iterable<string> | AsyncIterable<string>;
+  };
 }
 
 export interface HttpServerOptions {
@@ -330,11 +334,13 @@ export function refuseForeign(
 /** Write an export chunk by chunk, waiting for the client to read (a closed connection stops it). */
 async function streamExport(
   res: ServerResponse,
-  file: { filename: string; contentType: string; chunks: Iterable<string> },
+  file: { filename: string; contentType: string; chunks: Iterable<string> | AsyncIterable<string> },
 ): Promise<void> {
-  const iterator = file.chunks[Symbol.iterator]();
+  const chunks = file.chunks;
+  const iterator: { next(): IteratorResult<string> | Promise<IteratorResult<string>> } =
+    Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
   // The first chunk is produced before the headers, so a failure there is still an error answer.
-  let next = iterator.next();
+  let next = await iterator.next();
   res.writeHead(200, {
     'content-type': file.contentType,
     'content-disposition': `attachment; filename="${file.filename}"`,
@@ -347,7 +353,7 @@ async function streamExport(
       // Let the engine and other requests run between two pages.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    next = iterator.next();
+    next = await iterator.next();
   }
   res.end();
 }

@@ -11,9 +11,11 @@
 
 import type { Log } from '../../shared/log.ts';
 import { WebhookDispatcher } from '../alerts/webhooks.ts';
+import type { CleverApp } from '../engine/ports.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';
-import { AppFactsRecorder } from '../store/app-facts.ts';
+import { AppFactsRecorder, SharedFactsRecorder } from '../store/app-facts.ts';
 import { HistoryRetention } from '../store/retention.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { observedPort } from './observed-port.ts';
 import type { Session, SessionFactory, SessionOptions } from './session.ts';
 
@@ -46,9 +48,23 @@ export class Operations {
 
   /** For SessionOptions.enginePort: instance facts recorded from every app read; demo calls counted. */
   readonly enginePort: NonNullable<SessionOptions['enginePort']> = (clever, { mode, store, clock }) => {
-    const facts = new AppFactsRecorder(store);
+    const log = this.options.log;
+    // On SQLite the facts are written at once (a failure is logged by the port); elsewhere, later.
+    const onApps =
+      store instanceof SqliteStore
+        ? ((facts: AppFactsRecorder) => (apps: readonly CleverApp[]) => {
+            facts.record(apps, clock.now());
+          })(new AppFactsRecorder(store.datastore))
+        : ((facts: SharedFactsRecorder) => (apps: readonly CleverApp[]) => {
+            facts.record(apps, clock.now()).catch((error: unknown) => {
+              log?.(
+                'warn',
+                `the instance facts could not be recorded: ${error instanceof Error ? error.message : error}`,
+              );
+            });
+          })(new SharedFactsRecorder(store));
     return observedPort(clever, {
-      onApps: (apps) => facts.record(apps, clock.now()),
+      onApps,
       ...(mode === 'demo' ? { onCall: this.metrics.onCall } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
     });
@@ -80,7 +96,7 @@ export class Operations {
     const offWakes = session.traffic.onAccessLogWake(this.metrics.onAccessLogWake);
     const offWebhooks = this.webhooks.watch(session.engine);
     const retention = new HistoryRetention({
-      store: session.store,
+      store: session.store instanceof SqliteStore ? session.store.datastore : session.store,
       now: () => session.clock.now(),
       retentionDays: () => session.config.settings().historyRetentionDays,
       ...(this.options.log ? { log: this.options.log } : {}),

@@ -25,7 +25,7 @@ import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { UnknownAppError } from '../engine/engine.ts';
 import { CleverCallError } from '../engine/ports.ts';
-import { expectedWakeMs } from '../reports/durations.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { AppViews } from './app-views.ts';
 import { accountCalls } from './calls/account-calls.ts';
 import { appCalls } from './calls/app-calls.ts';
@@ -176,7 +176,7 @@ export class ReaperService {
   /** The median of the app's last 20 starts (the waking page's "usually ready in about ..."). */
   expectedWakeMs(appId: string): number | null {
     const s = this.session;
-    return s ? expectedWakeMs(s.store, appId) : null;
+    return s ? s.expectedWakeMs(appId) : null;
   }
 
   /** The metrics in the Prometheus text format (GET /metrics). */
@@ -292,7 +292,19 @@ export class ReaperService {
 
   private wire(s: Session): void {
     this.rivals = new RivalDetector();
-    for (const entry of s.store.historySince(s.clock.now() - RIVAL_WINDOW_MS)) this.rivals.note(entry);
+    const since = s.clock.now() - RIVAL_WINDOW_MS;
+    if (s.store instanceof SqliteStore) {
+      for (const entry of s.store.datastore.historySince(since)) this.rivals.note(entry);
+    } else {
+      const rivals = this.rivals;
+      s.store.historySince(since).then(
+        (entries) => {
+          for (const entry of entries) rivals.note(entry);
+        },
+        (error: unknown) =>
+          this.deps.log?.('warn', `the recent history could not be read: ${describeError(error)}`),
+      );
+    }
     this.unwire.push(
       s.engine.on((e) => {
         switch (e.type) {

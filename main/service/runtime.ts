@@ -8,9 +8,10 @@ import type { Log } from '../../shared/log.ts';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
 import type { ScenarioName } from '../simulator/scenarios.ts';
-import type { KeyValueBackend } from '../store/config-store.ts';
+import { ConfigStore, type KeyValueBackend } from '../store/config-store.ts';
 import { JsonFileBackend } from '../store/json-file-backend.ts';
 import { openDatastore } from '../store/open-datastore.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { type CredentialsManager, DemoOnlyCredentials, FixedCredentials } from './credentials.ts';
 import { Operations, type OperationsOptions } from './operations.ts';
 import { OwnerOnlyFileSecrets, RealCredentials, type SecretStore } from './real-credentials.ts';
@@ -26,6 +27,11 @@ export interface RuntimeOptions {
   /** The instant a scaled clock counts from: processes given the same one agree on the time. */
   timeOrigin?: number | null;
   dataDir: string;
+  /**
+   * Team mode: a PostgreSQL URL (postgres://...). The account's datastore and its routes and
+   * settings live there instead of the data directory; the demo stays in memory.
+   */
+  database?: string | null;
   /** --api-url: another Clever Cloud API base URL (a simulator, a proxy). */
   apiUrl: string | null;
   env?: NodeJS.ProcessEnv;
@@ -69,6 +75,21 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     scenario: options.scenario,
     accountBackend:
       options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
+    ...(options.database
+      ? {
+          sharedDatastore: async (now: () => number) => {
+            const store = await PostgresStore.open(options.database!, {
+              onError: (error) => log?.('warn', `a PostgreSQL connection failed: ${error.message}`),
+            });
+            try {
+              return { store, config: await ConfigStore.open(store.configBackend(), now) };
+            } catch (error) {
+              await store.close();
+              throw error;
+            }
+          },
+        }
+      : {}),
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);

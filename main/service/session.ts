@@ -14,13 +14,15 @@ import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import type { CleverCloudPort, Clock } from '../engine/ports.ts';
-import { expectedWakeMs } from '../reports/durations.ts';
+import type { CleverCloudPort, Clock, EngineStore } from '../engine/ports.ts';
+import { cachedExpectedWakeMs, expectedWakeMs } from '../reports/durations.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
+import type { ReaperStore } from '../store/contract.ts';
 import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
@@ -35,9 +37,12 @@ export interface Session {
   timeScale: number;
   engine: Engine;
   config: ConfigStore;
-  store: Datastore;
+  /** The datastore (contract.ts): SQLite, or PostgreSQL in team mode. */
+  store: ReaperStore;
   clever: CleverCloudPort;
   traffic: SessionTraffic;
+  /** The median of the app's last starts, for the waking page (null before the first). */
+  expectedWakeMs(appId: string): number | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
   problem: string | null;
   /** Stop the engine, the traffic sources (and the demo's simulator), close the datastore. */
@@ -61,6 +66,11 @@ export interface SessionOptions {
   /** The datastore of an account session, and what went wrong opening it. */
   accountDatastore(): { store: Datastore; problem: string | null };
   /**
+   * Team mode: the account session's datastore and its routes and settings in a shared database
+   * (PostgreSQL) instead of accountDatastore() and accountBackend().
+   */
+  sharedDatastore?: (now: () => number) => Promise<{ store: ReaperStore & EngineStore; config: ConfigStore }>;
+  /**
    * Tests on a manual clock: the demo's simulator in-process, without HTTP (whose round trips a
    * manual clock cannot wait for); its traffic then reaches the engine directly.
    */
@@ -71,7 +81,7 @@ export interface SessionOptions {
    */
   enginePort?: (
     clever: CleverCloudPort,
-    context: { mode: 'demo' | 'account'; store: Datastore; clock: Clock },
+    context: { mode: 'demo' | 'account'; store: ReaperStore; clock: Clock },
   ) => CleverCloudPort;
   /** Every Clever Cloud call of the demo's client (for metrics; an account's client has its own). */
   onCall?: (call: CallRecord) => void;
@@ -97,7 +107,10 @@ interface Parts {
   clock: Clock;
   timeScale: number;
   config: ConfigStore;
-  store: Datastore;
+  store: ReaperStore;
+  /** What the engine writes to: the SQLite file itself (it answers at once), or `store`. */
+  engineStore: EngineStore;
+  expectedWakeMs: (appId: string) => number | null;
   clever: CleverCloudPort;
   /** Where the wake proxy sends requests: the app's own domain, or the embedded simulator. */
   origin?: string;
@@ -116,7 +129,7 @@ async function open(parts: Parts): Promise<Session> {
   const engine = new Engine({
     clock,
     clever: parts.enginePort ?? clever,
-    store,
+    store: parts.engineStore,
     // Releases are held while routes may be missing (a damaged settings file, a route that does not validate).
     config: config.engineConfig(),
     ...(log ? { log } : {}),
@@ -128,12 +141,12 @@ async function open(parts: Parts): Promise<Session> {
     clock,
     accessLogs: accessLogsOf(clever),
     upstream: cleverUpstream(clever, parts.origin ? { origin: parts.origin } : {}),
-    expectedWakeMs: (appId) => expectedWakeMs(store, appId),
+    expectedWakeMs: parts.expectedWakeMs,
     ...(log ? { log } : {}),
   });
   const socket = eventsOf(clever);
   const follower = socket ? new EventFollower({ engine, source: socket, ...(log ? { log } : {}) }) : null;
-  engine.start();
+  await engine.start();
   await traffic.start();
   follower?.start();
   // The dashboard's first look shows names and states read from Clever Cloud, unless it is slow.
@@ -148,6 +161,7 @@ async function open(parts: Parts): Promise<Session> {
     store,
     clever,
     traffic,
+    expectedWakeMs: parts.expectedWakeMs,
     problem: parts.problem,
     async close() {
       offConfig();
@@ -155,7 +169,7 @@ async function open(parts: Parts): Promise<Session> {
       await traffic.close();
       await engine.stop();
       await parts.onClose?.();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -170,8 +184,9 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       // The demo's wake proxy takes any free port, so that demos and tests never fight over one.
       config.updateSettings({ wakeProxyPort: 0, ...scenario.settings });
       for (const app of scenario.apps) config.createRoute(app.route);
-      const store = new Datastore(':memory:');
-      if (scenario.pastHistory) store.commit({ history: scenario.pastHistory(clock.now()) });
+      const datastore = new Datastore(':memory:');
+      if (scenario.pastHistory) datastore.commit({ history: scenario.pastHistory(clock.now()) });
+      const store = new SqliteStore(datastore);
       const observed = (clever: CleverCloudPort) =>
         options.enginePort?.(clever, { mode: 'demo', store, clock }) ?? clever;
       const common = {
@@ -181,6 +196,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         timeScale: options.timeScale,
         config,
         store,
+        engineStore: datastore,
+        expectedWakeMs: (appId: string) => expectedWakeMs(datastore, appId),
         problem: null,
         ...(log ? { log } : {}),
       };
@@ -219,20 +236,37 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
 
     async account(clever) {
       const clock = options.accountClock ?? systemClock;
-      const { store, problem } = options.accountDatastore();
-      const enginePort = options.enginePort?.(clever, { mode: 'account', store, clock }) ?? clever;
-      const config = new ConfigStore(options.accountBackend(), () => clock.now());
-      for (const p of config.problems()) log?.('error', p);
+      let parts: Pick<Parts, 'store' | 'engineStore' | 'expectedWakeMs' | 'config' | 'problem'>;
+      if (options.sharedDatastore) {
+        const shared = await options.sharedDatastore(() => clock.now());
+        parts = {
+          store: shared.store,
+          engineStore: shared.store,
+          expectedWakeMs: cachedExpectedWakeMs(shared.store),
+          config: shared.config,
+          problem: null,
+        };
+      } else {
+        const { store: datastore, problem } = options.accountDatastore();
+        parts = {
+          store: new SqliteStore(datastore),
+          engineStore: datastore,
+          expectedWakeMs: (appId) => expectedWakeMs(datastore, appId),
+          config: new ConfigStore(options.accountBackend(), () => clock.now()),
+          problem,
+        };
+      }
+      for (const p of parts.config.problems()) log?.('error', p);
+      const enginePort =
+        options.enginePort?.(clever, { mode: 'account', store: parts.store, clock }) ?? clever;
       return open({
+        ...parts,
         enginePort,
         mode: 'account',
         scenario: null,
         clock,
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
-        config,
-        store,
         clever,
-        problem,
         waitFirstSweep: !(clock instanceof ManualClock),
         ...(log ? { log } : {}),
       });

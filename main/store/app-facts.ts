@@ -5,18 +5,10 @@
  * they change, and kept after a release like the history.
  */
 import type { CleverApp } from '../engine/ports.ts';
+import type { AppFacts, ReaperStore } from './contract.ts';
 import type { Datastore } from './datastore.ts';
 
-export interface AppFacts {
-  appId: string;
-  flavorName: string | null;
-  /** The API's `price` of the (minimum) flavor, unit unconfirmed (see shared/savings.ts). */
-  flavorPrice: number | null;
-  minInstances: number;
-  maxInstances: number;
-  /** When these facts were first seen (engine clock). */
-  seenAt: number;
-}
+export type { AppFacts };
 
 type Known = Omit<AppFacts, 'appId' | 'seenAt'>;
 
@@ -40,27 +32,7 @@ export class AppFactsRecorder {
 
   /** Write the facts of these apps that changed, in one transaction. Throws when the write fails. */
   record(apps: readonly CleverApp[], now: number): number {
-    const changed: [string, Known][] = [];
-    for (const app of apps) {
-      if (!app.instances) continue;
-      const next: Known = {
-        flavorName: app.instances.flavorName,
-        flavorPrice: app.instances.flavorPrice,
-        minInstances: app.instances.min,
-        maxInstances: app.instances.max,
-      };
-      const before = this.known.get(app.id);
-      if (
-        before &&
-        before.flavorName === next.flavorName &&
-        before.flavorPrice === next.flavorPrice &&
-        before.minInstances === next.minInstances &&
-        before.maxInstances === next.maxInstances
-      ) {
-        continue;
-      }
-      changed.push([app.id, next]);
-    }
+    const changed = changedFacts(this.known, apps);
     if (changed.length === 0) return 0;
     this.store.transaction(() => {
       for (const [appId, f] of changed) {
@@ -69,6 +41,56 @@ export class AppFactsRecorder {
     });
     for (const [appId, f] of changed) this.known.set(appId, f);
     return changed.length;
+  }
+}
+
+/** The facts of these apps that differ from those known. */
+function changedFacts(known: ReadonlyMap<string, Known>, apps: readonly CleverApp[]): [string, Known][] {
+  const changed: [string, Known][] = [];
+  for (const app of apps) {
+    if (!app.instances) continue;
+    const next: Known = {
+      flavorName: app.instances.flavorName,
+      flavorPrice: app.instances.flavorPrice,
+      minInstances: app.instances.min,
+      maxInstances: app.instances.max,
+    };
+    const before = known.get(app.id);
+    if (
+      before &&
+      before.flavorName === next.flavorName &&
+      before.flavorPrice === next.flavorPrice &&
+      before.minInstances === next.minInstances &&
+      before.maxInstances === next.maxInstances
+    ) {
+      continue;
+    }
+    changed.push([app.id, next]);
+  }
+  return changed;
+}
+
+/** The same, on a datastore that answers later (PostgreSQL): one write at a time, known facts read first. */
+export class SharedFactsRecorder {
+  private readonly store: ReaperStore;
+  private known: Map<string, Known> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(store: ReaperStore) {
+    this.store = store;
+  }
+
+  record(apps: readonly CleverApp[], now: number): Promise<number> {
+    const run = this.chain.then(async () => {
+      this.known ??= new Map(await this.store.readAppFacts());
+      const changed = changedFacts(this.known, apps);
+      if (changed.length === 0) return 0;
+      await this.store.writeAppFacts(changed.map(([appId, f]) => ({ appId, ...f, seenAt: now })));
+      for (const [appId, f] of changed) this.known.set(appId, f);
+      return changed.length;
+    });
+    this.chain = run.catch(() => {});
+    return run;
   }
 }
 

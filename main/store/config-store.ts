@@ -11,6 +11,7 @@
  * deletes the route, or confirms by saving routes or settings again.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
 import {
   type Route,
@@ -35,6 +36,7 @@ import {
   unreadRoutesProblem,
   unreadSettingsProblem,
 } from './config-read.ts';
+import type { SharedConfigBackend } from './contract.ts';
 
 /** The few calls the store needs from electron-store / conf. */
 export interface KeyValueBackend {
@@ -54,6 +56,23 @@ export class MemoryBackend implements KeyValueBackend {
   }
 }
 
+/** What a shared backend's values are seen through: read at open, changed only by save(). */
+class SnapshotBackend implements KeyValueBackend {
+  private readonly values: Map<string, unknown>;
+  constructor(values: Map<string, unknown>) {
+    this.values = values;
+  }
+  get(key: string): unknown {
+    return structuredClone(this.values.get(key));
+  }
+  set(): void {
+    throw new Error('routes and settings in a shared datastore change through ConfigStore.save()');
+  }
+  replace(key: string, value: unknown): void {
+    this.values.set(key, structuredClone(value));
+  }
+}
+
 export type ConfigChange = { kind: 'routes' } | { kind: 'settings' };
 
 export class ConfigStore implements EngineConfig {
@@ -68,6 +87,10 @@ export class ConfigStore implements EngineConfig {
   /** The file set aside at open, until the operator saves routes or settings (confirms). */
   private damage: { file: string; reason: string } | null;
   private listeners = new Set<(change: ConfigChange) => void>();
+  /** Set when the routes and settings live in a shared datastore (ConfigStore.open). */
+  private shared: SharedConfigBackend | null = null;
+  /** Changes through save(), one at a time: each starts from what the one before wrote. */
+  private saving: Promise<unknown> = Promise.resolve();
 
   constructor(backend: KeyValueBackend, now: () => number = Date.now) {
     this.backend = backend;
@@ -79,6 +102,76 @@ export class ConfigStore implements EngineConfig {
     this.cachedSettings = settings.settings;
     this.unreadSettings = new Map(settings.unread.map((u) => [u.field, u]));
     this.damage = backend.damage ?? null;
+  }
+
+  /** Routes and settings kept in a datastore (contract.ts): read now, each change written by save(). */
+  static async open(shared: SharedConfigBackend, now: () => number = Date.now): Promise<ConfigStore> {
+    const store = new ConfigStore(new SnapshotBackend(await shared.load()), now);
+    store.shared = shared;
+    return store;
+  }
+
+  /**
+   * Make a change (`change` calls the write methods on the store it is given) and resolve with its
+   * result once it is written. On a key-value file it is the write methods themselves; on a shared
+   * datastore the change is made on a draft (what could not be read is kept, as by a write here),
+   * validated in full, written, and only then applied and announced: a failed write changes nothing.
+   */
+  save<T>(change: (config: ConfigStore) => T): Promise<T> {
+    const shared = this.shared;
+    if (!shared) return new Promise<T>((resolve) => resolve(change(this)));
+    const run = this.saving.then(async () => {
+      const staged = new Map<string, unknown>();
+      const draft = new ConfigStore(
+        {
+          get: (key) => (staged.has(key) ? structuredClone(staged.get(key)) : this.backend.get(key)),
+          set: (key, value) => staged.set(key, structuredClone(value)),
+        },
+        this.now,
+      );
+      const result = change(draft);
+      for (const [key, value] of staged) await shared.set(key, value);
+      this.adopt(staged);
+      return result;
+    });
+    this.saving = run.catch(() => {});
+    return run;
+  }
+
+  /** Read the routes and settings of a shared datastore again (another instance changed them). */
+  async reload(): Promise<void> {
+    if (!this.shared) return;
+    const shared = this.shared;
+    const run = this.saving.then(async () => this.adopt(await shared.load()));
+    this.saving = run.catch(() => {});
+    await run;
+  }
+
+  /** Take stored values as they are now (written by save(), or read again), and announce changes. */
+  private adopt(values: Map<string, unknown>): void {
+    const snapshot = this.backend instanceof SnapshotBackend ? this.backend : null;
+    if (values.has('routes')) {
+      const value = values.get('routes');
+      snapshot?.replace('routes', value);
+      const { routes, unread } = readRoutes(value);
+      const changed = !isDeepStrictEqual([routes, unread], [this.cachedRoutes, this.unreadRoutes]);
+      this.cachedRoutes = routes;
+      this.unreadRoutes = unread;
+      if (changed) this.emit({ kind: 'routes' });
+    }
+    if (values.has('settings')) {
+      const value = values.get('settings');
+      snapshot?.replace('settings', value);
+      const { settings, unread } = readSettings(value);
+      const unreadSettings = new Map(unread.map((u) => [u.field, u]));
+      const changed = !isDeepStrictEqual(
+        [settings, unreadSettings],
+        [this.cachedSettings, this.unreadSettings],
+      );
+      this.cachedSettings = settings;
+      this.unreadSettings = unreadSettings;
+      if (changed) this.emit({ kind: 'settings' });
+    }
   }
 
   /** What could not be read, for the dashboard's banner and the log; empty when all is well. */

@@ -11,10 +11,12 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
 import type { EngineStore } from '../engine/ports.ts';
+import { type LeaseGuard, LeaseLost, SchemaTooNew, type StoreCommit } from './contract.ts';
 import { restrictFile } from './data-dir.ts';
+import { durationsFrom, toHistoryEntry, transitionsSql, transitState } from './history-sql.ts';
 
 /** Record fields and their columns, in table order. */
-const COLUMNS: [keyof AppRecord, string][] = [
+export const COLUMNS: [keyof AppRecord, string][] = [
   ['appId', 'app_id'],
   ['ownerId', 'owner_id'],
   ['name', 'name'],
@@ -108,6 +110,29 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
         seen_at INTEGER NOT NULL
       ) STRICT;
     `),
+  // 3: the rest of the datastore contract (contract.ts): routes and settings as key-value pairs, the
+  // webhook delivery state, the credentials status, and the owners' leases a guarded commit checks.
+  (db) =>
+    db.exec(`
+      CREATE TABLE config (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE webhook_deliveries (
+        url TEXT PRIMARY KEY,
+        status TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE credentials_status (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        status TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE leases (
+        owner_id TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        token INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+    `),
 ];
 
 export class Datastore implements EngineStore {
@@ -153,8 +178,21 @@ export class Datastore implements EngineStore {
     });
   }
 
-  commit(change: { upsert?: AppRecord; remove?: string; history: HistoryEntry[] }): void {
+  /**
+   * Write a record (or remove it) and append its history entries, in one transaction. With a guard,
+   * nothing is written unless the owner's lease row still names this holder and token and has not
+   * expired (real time): LeaseLost otherwise.
+   */
+  commit(change: StoreCommit, guard?: LeaseGuard): void {
     this.transaction(() => {
+      if (guard) {
+        const held = this.db
+          .prepare(
+            'SELECT 1 AS ok FROM leases WHERE owner_id = ? AND holder = ? AND token = ? AND expires_at > ?',
+          )
+          .get(guard.ownerId, guard.holder, guard.token, Date.now());
+        if (!held) throw new LeaseLost(guard);
+      }
       if (change.upsert) {
         const r = change.upsert;
         this.upsertStmt.run(...COLUMNS.map(([field]) => r[field] as SQLInputValue));
@@ -191,29 +229,13 @@ export class Datastore implements EngineStore {
    * newest first, in ms.
    */
   transitionDurations(appId: string, kind: 'start' | 'stop', limit = 20): number[] {
-    const [transit, done] = kind === 'start' ? ['WaitingForUp', 'Up'] : ['WaitingForShutdown', 'Down'];
-    const rows = this.db
-      .prepare(
-        `SELECT at, from_state, to_state FROM history
-         WHERE app_id = ? AND kind IN ('transition', 'reset') AND (to_state = ? OR from_state = ?)
-         ORDER BY at DESC, id DESC LIMIT ?`,
-      )
-      .all(appId, transit, transit, limit * 4) as {
+    const transit = transitState(kind);
+    const rows = this.db.prepare(transitionsSql('sqlite')).all(appId, transit, transit, limit * 4) as {
       at: number;
       from_state: string | null;
       to_state: string | null;
     }[];
-    const out: number[] = [];
-    // Newest first: an exit from the transit state into `done`, then the entry into it before.
-    for (let i = 0; i < rows.length - 1 && out.length < limit; i++) {
-      const exit = rows[i]!;
-      const entry = rows[i + 1]!;
-      if (exit.from_state === transit && exit.to_state === done && entry.to_state === transit) {
-        out.push(exit.at - entry.at);
-        i++;
-      }
-    }
-    return out;
+    return durationsFrom(rows, kind, limit);
   }
 
   transaction<T>(fn: () => T): T {
@@ -234,18 +256,7 @@ export class Datastore implements EngineStore {
   }
 }
 
-export function toHistoryEntry(row: Record<string, unknown>): HistoryEntry {
-  return {
-    id: Number(row.id),
-    appId: String(row.app_id),
-    at: Number(row.at),
-    kind: row.kind as HistoryEntry['kind'],
-    from: (row.from_state ?? null) as HistoryEntry['from'],
-    to: (row.to_state ?? null) as HistoryEntry['to'],
-    actor: row.actor as HistoryEntry['actor'],
-    reason: String(row.reason),
-  };
-}
+export { toHistoryEntry };
 
 function userVersion(db: DatabaseSync): number {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
@@ -256,9 +267,7 @@ function userVersion(db: DatabaseSync): number {
 export function migrate(db: DatabaseSync, migrations = MIGRATIONS): void {
   const current = userVersion(db);
   if (current > migrations.length) {
-    throw new Error(
-      `the datastore was written by a newer Clever Reaper (schema ${current}, this version knows ${migrations.length})`,
-    );
+    throw new SchemaTooNew(current, migrations.length);
   }
   for (let v = current; v < migrations.length; v++) {
     db.exec('BEGIN IMMEDIATE');

@@ -5,10 +5,13 @@
  */
 import { DAY, HOUR, SECOND } from '../../shared/durations.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { Datastore } from './datastore.ts';
+import type { ReaperStore } from './contract.ts';
+import { Datastore } from './datastore.ts';
+import { retentionSql } from './history-sql.ts';
 
 export interface RetentionOptions {
-  store: Datastore;
+  /** The session's datastore: the SQLite file, or any datastore of the contract (PostgreSQL). */
+  store: Datastore | ReaperStore;
   /** The engine's clock: the age of an entry is counted on it. */
   now: () => number;
   retentionDays: () => number;
@@ -27,13 +30,20 @@ export class HistoryRetention {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
-  private readonly deleteBatch;
+  private readonly deleteBatch: (cutoff: number, limit: number) => Promise<number>;
+  private readonly isOpen: () => boolean;
 
   constructor(options: RetentionOptions) {
     this.options = options;
-    this.deleteBatch = options.store.db.prepare(
-      'DELETE FROM history WHERE id IN (SELECT id FROM history WHERE at < ? ORDER BY at LIMIT ?)',
-    );
+    const { store } = options;
+    if (store instanceof Datastore) {
+      const statement = store.db.prepare(retentionSql('sqlite'));
+      this.deleteBatch = async (cutoff, limit) => Number(statement.run(cutoff, limit).changes);
+      this.isOpen = () => store.db.isOpen;
+    } else {
+      this.deleteBatch = (cutoff, limit) => store.deleteHistoryBefore(cutoff, limit);
+      this.isOpen = () => true;
+    }
   }
 
   /** Run now and then every `everyMs` (default: an hour), after `firstAfterMs` (default: 10 s). */
@@ -59,14 +69,14 @@ export class HistoryRetention {
   }
 
   private async run(): Promise<number> {
-    const { store, batchSize = 500, pauseMs = 5 } = this.options;
+    const { batchSize = 500, pauseMs = 5 } = this.options;
     const cutoff = this.options.now() - this.options.retentionDays() * DAY;
     let deleted = 0;
     try {
-      while (!this.stopped && store.db.isOpen) {
-        const { changes } = this.deleteBatch.run(cutoff, batchSize);
-        deleted += Number(changes);
-        if (Number(changes) < batchSize) break;
+      while (!this.stopped && this.isOpen()) {
+        const changes = await this.deleteBatch(cutoff, batchSize);
+        deleted += changes;
+        if (changes < batchSize) break;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     } catch (error) {

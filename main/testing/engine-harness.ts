@@ -7,7 +7,7 @@ import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import type { CleverCloudPort } from '../engine/ports.ts';
+import type { CleverCloudPort, EngineStore, LeaseGuard } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
@@ -21,6 +21,10 @@ export interface HarnessOptions {
   settings?: SettingsUpdate;
   sim?: Partial<SimOptions>;
   store?: Datastore;
+  /** The store the engine writes to, when not `store` (a PostgreSQL datastore...). */
+  engineStore?: EngineStore;
+  /** Team mode: the lease each write is fenced by. */
+  leaseGuard?: (ownerId: string) => LeaseGuard | null;
   clock?: ManualClock;
   cloud?: SimulatedCloud;
   config?: ConfigStore;
@@ -36,7 +40,13 @@ export function harness(options: HarnessOptions = {}) {
   const config = options.config ?? new ConfigStore(new MemoryBackend(), () => clock.now());
   if (options.settings) config.updateSettings(options.settings);
   const store = options.store ?? new Datastore(':memory:');
-  const engine = new Engine({ clock, clever: port, store, config });
+  const engine = new Engine({
+    clock,
+    clever: port,
+    store: options.engineStore ?? store,
+    config,
+    ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
+  });
   config.onChange(() => engine.configChanged());
 
   return {

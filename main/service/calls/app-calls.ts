@@ -7,7 +7,7 @@ import { DAY, MINUTE } from '../../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../../shared/errors.ts';
 import { describeError } from '../../../shared/log.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
-import { transitionDurationsOf } from '../../reports/durations.ts';
+import { transitionDurationsFrom } from '../../reports/durations.ts';
 import { type CallContext, type HandlersOf, recordOf } from './context.ts';
 
 /** The longest "keep awake until". */
@@ -33,7 +33,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
         ranges,
         nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
         traffic: s.traffic.appTraffic(appId),
-        durations: transitionDurationsOf(s.store, appId),
+        durations: await transitionDurationsFrom(s.store, appId),
         wakeSources: s.traffic.wakeSources(appId),
       };
       return detail;
@@ -41,7 +41,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
 
     history: async ({ appId, limit, since }) => {
       const s = ctx.need();
-      const entries = s.store.historyOf(appId, limit);
+      const entries = await s.store.historyOf(appId, limit);
       if (entries.length === 0 && !s.engine.get(appId)) throw new NotFoundError(`app ${appId}`);
       return since === undefined ? entries : entries.filter((e) => e.at >= since);
     },
@@ -89,7 +89,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
     release: async ({ appId }) => {
       const s = ctx.need();
       recordOf(s, appId);
-      const disabledRoutes = s.config.disableRoutesOf(appId);
+      const disabledRoutes = await s.config.save((c) => c.disableRoutesOf(appId));
       await s.engine.releaseNow(appId);
       return { appId, disabledRoutes };
     },

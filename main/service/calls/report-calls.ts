@@ -6,10 +6,10 @@ import {
   exportFileName,
   historyFilterSchema,
 } from '../../../shared/history.ts';
-import { EXPORT_CONTENT_TYPES, exportHistory } from '../../reports/history-export.ts';
+import { EXPORT_CONTENT_TYPES, exportHistory, exportHistoryFrom } from '../../reports/history-export.ts';
 import { savingsPricesFor } from '../../reports/savings-prices.ts';
-import { loadSavingsReport } from '../../reports/savings-report.ts';
-import { queryHistory } from '../../store/history-queries.ts';
+import { loadSavingsReportFrom } from '../../reports/savings-report.ts';
+import { SqliteStore } from '../../store/sqlite-store.ts';
 import type { Session } from '../session.ts';
 import type { CallContext, HandlersOf } from './context.ts';
 
@@ -17,12 +17,12 @@ export type ReportCall = 'historyQuery' | 'savings';
 
 export function reportCalls(ctx: CallContext): HandlersOf<ReportCall> {
   return {
-    historyQuery: async (query) => queryHistory(ctx.need().store.db, query),
+    historyQuery: async (query) => ctx.need().store.queryHistory(query),
 
     savings: async ({ timeZone }) => {
       const s = ctx.need();
       const prices = await savingsPricesFor(s.clever, s.engine.list());
-      return loadSavingsReport({
+      return loadSavingsReportFrom({
         ...(prices ? { prices } : {}),
         store: s.store,
         now: s.clock.now(),
@@ -38,7 +38,7 @@ export function reportCalls(ctx: CallContext): HandlersOf<ReportCall> {
 export interface HistoryFile {
   filename: string;
   contentType: string;
-  chunks: Iterable<string>;
+  chunks: Iterable<string> | AsyncIterable<string>;
 }
 
 /**
@@ -56,6 +56,9 @@ export function historyFile(raw: unknown, session: () => Session): HistoryFile {
   return {
     filename: exportFileName(f, s.clock.now()),
     contentType: EXPORT_CONTENT_TYPES[f],
-    chunks: exportHistory(s.store.db, filter, f),
+    chunks:
+      s.store instanceof SqliteStore
+        ? exportHistory(s.store.datastore.db, filter, f)
+        : exportHistoryFrom(s.store, filter, f),
   };
 }

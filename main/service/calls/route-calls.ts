@@ -29,7 +29,7 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
     createRoute: async (input) => {
       const s = ctx.need();
       await checkApp(s, input.ownerId, input.appId);
-      return s.config.createRoute(input);
+      return s.config.save((c) => c.createRoute(input));
     },
 
     updateRoute: async ({ routeId, changes }) => {
@@ -38,11 +38,11 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
       if (changes.appId !== undefined || changes.ownerId !== undefined) {
         await checkApp(s, changes.ownerId ?? current.ownerId, changes.appId ?? current.appId);
       }
-      return s.config.updateRoute(routeId, changes);
+      return s.config.save((c) => c.updateRoute(routeId, changes));
     },
 
     deleteRoute: async ({ routeId }) => {
-      ctx.need().config.deleteRoute(routeId);
+      await ctx.need().config.save((c) => c.deleteRoute(routeId));
       return { deleted: routeId };
     },
 

@@ -7,7 +7,7 @@ export function settingsCalls(ctx: CallContext): HandlersOf<SettingsCall> {
   return {
     getSettings: async () => ctx.need().config.settings(),
 
-    updateSettings: async (patch) => ctx.need().config.updateSettings(patch),
+    updateSettings: async (patch) => ctx.need().config.save((c) => c.updateSettings(patch)),
 
     webhookStatus: async () => ctx.operations().webhooks.status(),
 

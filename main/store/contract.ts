@@ -1,0 +1,131 @@
+/**
+ * The datastore contract: everything the reaper keeps, as one asynchronous interface with two
+ * implementations, SQLite (node:sqlite, embedded, the default: sqlite-store.ts) and PostgreSQL (team
+ * mode, shared by several instances: postgres/pg-store.ts). One contract test suite runs against both
+ * (datastore.contract.test.ts).
+ *
+ * - App records and their history: `commit` writes a record (or removes it) and appends its history
+ *   entries in one transaction; the engine commits before the Clever Cloud call a change asks for.
+ * - A commit may carry a `guard` (an owner's lease: holder and fencing token), checked in the same
+ *   transaction: unless the lease row still matches, nothing is written and the commit rejects with
+ *   LeaseLost. Leases are taken and renewed elsewhere (team mode); SQLite has one instance only, and
+ *   accepts any guard.
+ * - The history across apps (filters, keyset pages, export), retention, the instance facts of the
+ *   savings, the webhook delivery state, the credentials status, and a key-value backend for the
+ *   routes and settings (ConfigStore).
+ */
+import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
+import type { WebhookStatus } from '../../shared/webhooks.ts';
+import { type LeaseGuard, LeaseLost, type StoreCommit } from '../engine/ports.ts';
+
+export type { LeaseGuard, StoreCommit };
+export { LeaseLost };
+
+/** The datastore was written by a newer Clever Reaper: refused rather than corrupted. */
+export class SchemaTooNew extends Error {
+  readonly found: number;
+  readonly known: number;
+  constructor(found: number, known: number) {
+    super(
+      `the datastore was written by a newer Clever Reaper (schema ${found}, this version knows ${known}): upgrade this instance`,
+    );
+    this.name = 'SchemaTooNew';
+    this.found = found;
+    this.known = known;
+  }
+}
+
+/** The kinds of entry that change an app's state, and the dry-run notes the savings count. */
+export interface StateChange {
+  appId: string;
+  at: number;
+  id: number;
+  kind: 'transition' | 'reset' | 'release' | 'would-sleep' | 'would-wake';
+  /** The state after the entry: null after a release, and for would-sleep / would-wake notes. */
+  to: ReaperState | null;
+  reason: string;
+}
+
+export interface AppFacts {
+  appId: string;
+  flavorName: string | null;
+  /** The API's `price` of the (minimum) flavor, unit unconfirmed (see shared/savings.ts). */
+  flavorPrice: number | null;
+  minInstances: number;
+  maxInstances: number;
+  /** When these facts were first seen (engine clock). */
+  seenAt: number;
+}
+
+/** What is kept of the credentials' state, to show on every instance (never a token or secret). */
+export interface StoredCredentialsStatus {
+  state: 'connected' | 'none' | 'invalid';
+  account: string | null;
+  problem: string | null;
+  /** When it was last written (real time). */
+  at: number;
+}
+
+/**
+ * Routes and settings as key-value pairs, read once at open (`load`) and written one key at a time,
+ * each write confirmed before it resolves.
+ */
+export interface SharedConfigBackend {
+  load(): Promise<Map<string, unknown>>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+export interface ReaperStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** The schema version the datastore is at. */
+  schemaVersion(): Promise<number>;
+
+  // ---- app records and their history (the engine) ------------------------------------------
+  loadRecords(): Promise<AppRecord[]>;
+  /** One transaction: the guard checked, the record written or removed, the entries appended. */
+  commit(change: StoreCommit, guard?: LeaseGuard): Promise<void>;
+
+  // ---- history reads (the service) ---------------------------------------------------------
+  /** The history of one app, newest first. */
+  historyOf(appId: string, limit?: number): Promise<HistoryEntry[]>;
+  /** Every entry since `at` (oldest first). */
+  historySince(at: number): Promise<HistoryEntry[]>;
+  /** How long this app's last starts or stops took, newest first, in ms. */
+  transitionDurations(appId: string, kind: 'start' | 'stop', limit?: number): Promise<number[]>;
+  /** One page of the filtered history across apps, newest first. */
+  queryHistory(query: HistoryQuery): Promise<HistoryPage>;
+  /** Every entry of the filtered history, newest first, a page at a time (exports). */
+  iterateHistory(filter: HistoryFilter, pageSize?: number): AsyncGenerator<HistoryRow[], void, void>;
+  /** The name of every app the datastore knows, released ones included. */
+  appNames(): Promise<Map<string, { name: string; ownerId: string }>>;
+  /** Each app's state at `from`, then its state changes and dry-run notes up to `to`, oldest first. */
+  stateChanges(
+    from: number,
+    to: number,
+  ): Promise<{ initial: Map<string, ReaperState | null>; changes: StateChange[] }>;
+
+  // ---- retention ---------------------------------------------------------------------------
+  /** Delete up to `limit` of the oldest entries before `cutoff`; how many were deleted. */
+  deleteHistoryBefore(cutoff: number, limit: number): Promise<number>;
+
+  // ---- instance facts (savings) ------------------------------------------------------------
+  readAppFacts(): Promise<Map<string, AppFacts>>;
+  /** Upsert these facts, in one transaction. */
+  writeAppFacts(facts: readonly AppFacts[]): Promise<void>;
+
+  // ---- webhook delivery state --------------------------------------------------------------
+  webhookStatuses(): Promise<WebhookStatus[]>;
+  saveWebhookStatus(status: WebhookStatus): Promise<void>;
+  /** Forget the state of webhooks no longer in the settings. */
+  forgetWebhooks(keep: readonly string[]): Promise<void>;
+
+  // ---- credentials status ------------------------------------------------------------------
+  credentialsStatus(): Promise<StoredCredentialsStatus | null>;
+  saveCredentialsStatus(status: StoredCredentialsStatus): Promise<void>;
+
+  // ---- routes and settings -----------------------------------------------------------------
+  configBackend(): SharedConfigBackend;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,143 @@
+/**
+ * The PostgreSQL schema, created and migrated on start. Versioned migrations: the version is the row
+ * of `schema_version`; each migration runs in its own transaction under a transaction-level advisory
+ * lock, so instances starting together never race (one migrates, the others wait, then find the
+ * schema current). A schema newer than this code knows is refused (SchemaTooNew), never touched.
+ *
+ * Instants are BIGINT epoch ms as in SQLite (read back as numbers: pg-types.ts).
+ */
+import type pg from 'pg';
+import { SchemaTooNew } from '../contract.ts';
+
+/** The advisory lock of migrations ("REAP" in ASCII). */
+export const MIGRATION_LOCK = 0x52454150;
+
+/** Migrations, in order; the index + 1 is the schema version they lead to. Never edit a released one. */
+export const PG_MIGRATIONS: string[] = [
+  // 1: the schema of SQLite's versions 1 to 3 (datastore.ts), at once.
+  `
+  CREATE TABLE app_state (
+    app_id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,
+    state_since BIGINT NOT NULL,
+    came_up_at BIGINT,
+    last_request_at BIGINT,
+    last_request_source TEXT,
+    stop_asked_at BIGINT,
+    first_start_asked_at BIGINT,
+    last_start_asked_at BIGINT,
+    deployment_id TEXT,
+    cause TEXT,
+    pending_call TEXT,
+    wake_requested_at BIGINT,
+    keep_awake_until BIGINT,
+    release_noticed_at BIGINT,
+    clever_state TEXT,
+    last_deploy_number BIGINT,
+    redeploy_seen_at BIGINT,
+    dry_run_sleep_noted_at BIGINT,
+    notice TEXT
+  );
+  CREATE TABLE history (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    app_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    kind TEXT NOT NULL,
+    from_state TEXT,
+    to_state TEXT,
+    actor TEXT NOT NULL,
+    reason TEXT NOT NULL
+  );
+  CREATE INDEX history_app_at ON history (app_id, at);
+  CREATE INDEX history_at ON history (at);
+  CREATE INDEX history_kind_at ON history (kind, at);
+  CREATE INDEX history_actor_at ON history (actor, at);
+  CREATE INDEX history_to_at ON history (to_state, at);
+  CREATE INDEX history_from_at ON history (from_state, at);
+  CREATE TABLE app_names (
+    app_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    owner_id TEXT NOT NULL
+  );
+  CREATE FUNCTION reaper_keep_app_name() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO app_names (app_id, name, owner_id) VALUES (NEW.app_id, NEW.name, NEW.owner_id)
+      ON CONFLICT (app_id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id
+      WHERE app_names.name IS DISTINCT FROM excluded.name OR app_names.owner_id IS DISTINCT FROM excluded.owner_id;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER app_state_keeps_name AFTER INSERT OR UPDATE ON app_state
+    FOR EACH ROW EXECUTE FUNCTION reaper_keep_app_name();
+  CREATE TABLE app_facts (
+    app_id TEXT PRIMARY KEY,
+    flavor_name TEXT,
+    flavor_price DOUBLE PRECISION,
+    min_instances INTEGER,
+    max_instances INTEGER,
+    seen_at BIGINT NOT NULL
+  );
+  CREATE TABLE config (
+    key TEXT PRIMARY KEY,
+    value JSONB NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    url TEXT PRIMARY KEY,
+    status JSONB NOT NULL
+  );
+  CREATE TABLE credentials_status (
+    id SMALLINT PRIMARY KEY CHECK (id = 1),
+    status JSONB NOT NULL
+  );
+  -- An owner's lease: the instance acting on its apps, until expires_at (epoch ms, the database's
+  -- clock), with a fencing token that grows each time the lease changes hands.
+  CREATE TABLE leases (
+    owner_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    token BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  `,
+];
+
+/** The schema version of the database (0 when it has none yet). */
+export async function schemaVersionOf(client: pg.ClientBase): Promise<number> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass('schema_version') AS t");
+  if (!exists.rows[0]?.t) return 0;
+  const row = await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1');
+  return row.rows[0]?.version ?? 0;
+}
+
+/**
+ * Bring the schema to the latest version, one migration per transaction, each under the advisory
+ * lock. Resolves with the version reached; rejects with SchemaTooNew on a newer schema.
+ */
+export async function migratePostgres(client: pg.ClientBase, migrations = PG_MIGRATIONS): Promise<number> {
+  for (;;) {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)',
+      );
+      await client.query(
+        'INSERT INTO schema_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING',
+      );
+      const current = (
+        await client.query<{ version: number }>('SELECT version FROM schema_version WHERE id = 1')
+      ).rows[0]!.version;
+      if (current > migrations.length) throw new SchemaTooNew(current, migrations.length);
+      if (current === migrations.length) {
+        await client.query('COMMIT');
+        return current;
+      }
+      await client.query(migrations[current]!);
+      await client.query('UPDATE schema_version SET version = $1 WHERE id = 1', [current + 1]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * The datastore contract (contract.ts) on PostgreSQL, with node-postgres (`pg`): team mode, where
+ * several reaper instances share one database (a Clever Cloud PostgreSQL add-on). A pool of
+ * connections; a commit is one transaction on one connection, its guard checked first with the lease
+ * row locked (FOR SHARE) until the commit ends, so a takeover (an UPDATE of that row) waits for it or
+ * is seen by it: an instance that lost its lease can never write after the new holder's first write.
+ */
+import pg from 'pg';
+import type { AppRecord, HistoryEntry, ReaperState } from '../../../shared/domain.ts';
+import {
+  encodeCursor,
+  type HistoryFilter,
+  type HistoryPage,
+  type HistoryQuery,
+  type HistoryRow,
+} from '../../../shared/history.ts';
+import type { WebhookStatus } from '../../../shared/webhooks.ts';
+import {
+  type AppFacts,
+  type LeaseGuard,
+  LeaseLost,
+  type ReaperStore,
+  type SharedConfigBackend,
+  type StateChange,
+  type StoreCommit,
+  type StoredCredentialsStatus,
+} from '../contract.ts';
+import { COLUMNS } from '../datastore.ts';
+import { type ChangeRow, type StateRow, toStateChanges } from '../history-queries.ts';
+import {
+  changesSql,
+  durationsFrom,
+  HISTORY_COLUMNS,
+  historyPageSql,
+  initialStatesSql,
+  retentionSql,
+  toHistoryEntry,
+  toHistoryRow,
+  transitionsSql,
+  transitState,
+} from '../history-sql.ts';
+import { migratePostgres, schemaVersionOf } from './pg-schema.ts';
+import { REAPER_TYPES } from './pg-types.ts';
+
+const COLS = COLUMNS.map(([, c]) => c);
+const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (app_id) DO UPDATE SET ${COLS.slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
+const HISTORY_FIELDS = 7;
+/** The database's clock, in epoch ms: lease expiry is judged on it, the same for every instance. */
+const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** An idle connection failed (the server restarted...): the pool replaces it. */
+  onError?: (error: Error) => void;
+}
+
+export class PostgresStore implements ReaperStore {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  /** Connect, create or migrate the schema, and check it answers. Rejects (pool closed) otherwise. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.max ?? 10,
+      types: REAPER_TYPES,
+      application_name: 'clever-reaper',
+    });
+    pool.on('error', (error) => options.onError?.(error));
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgres(client);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    return new PostgresStore(pool);
+  }
+
+  /** Run `fn` in one transaction on one connection. */
+  async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollback) {
+        // The connection is gone: the server rolls the transaction back; the pool drops it.
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async schemaVersion(): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      return await schemaVersionOf(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  async loadRecords(): Promise<AppRecord[]> {
+    const { rows } = await this.pool.query(`SELECT ${COLS.join(', ')} FROM app_state ORDER BY app_id`);
+    return rows.map((row: Record<string, unknown>) => {
+      const record = {} as Record<string, unknown>;
+      for (const [field, column] of COLUMNS) record[field] = row[column] ?? null;
+      return record as unknown as AppRecord;
+    });
+  }
+
+  async commit(change: StoreCommit, guard?: LeaseGuard): Promise<void> {
+    await this.transaction(async (client) => {
+      if (guard) {
+        const held = await client.query(
+          `SELECT 1 FROM leases WHERE owner_id = $1 AND holder = $2 AND token = $3 AND expires_at > ${DB_NOW} FOR SHARE`,
+          [guard.ownerId, guard.holder, guard.token],
+        );
+        if (held.rowCount === 0) throw new LeaseLost(guard);
+      }
+      if (change.upsert) {
+        const r = change.upsert;
+        await client.query(
+          UPSERT,
+          COLUMNS.map(([field]) => r[field] ?? null),
+        );
+      }
+      if (change.remove) await client.query('DELETE FROM app_state WHERE app_id = $1', [change.remove]);
+      if (change.history.length) {
+        const values: unknown[] = [];
+        const tuples = change.history.map((h, i) => {
+          values.push(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
+          const base = i * HISTORY_FIELDS;
+          return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+        });
+        await client.query(
+          `INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES ${tuples.join(', ')}`,
+          values,
+        );
+      }
+    });
+  }
+
+  async historyOf(appId: string, limit = 100): Promise<HistoryEntry[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${HISTORY_COLUMNS} FROM history WHERE app_id = $1 ORDER BY at DESC, id DESC LIMIT $2`,
+      [appId, limit],
+    );
+    return rows.map(toHistoryEntry);
+  }
+
+  async historySince(at: number): Promise<HistoryEntry[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${HISTORY_COLUMNS} FROM history WHERE at >= $1 ORDER BY at, id`,
+      [at],
+    );
+    return rows.map(toHistoryEntry);
+  }
+
+  async transitionDurations(appId: string, kind: 'start' | 'stop', limit = 20): Promise<number[]> {
+    const transit = transitState(kind);
+    const { rows } = await this.pool.query(transitionsSql('postgres'), [appId, transit, transit, limit * 4]);
+    return durationsFrom(rows, kind, limit);
+  }
+
+  async queryHistory(query: HistoryQuery): Promise<HistoryPage> {
+    const { sql, params } = historyPageSql(query, 'postgres');
+    const { rows } = await this.pool.query(sql, params);
+    const entries = rows.slice(0, query.limit).map(toHistoryRow);
+    const last = entries.at(-1);
+    return { entries, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  }
+
+  async *iterateHistory(filter: HistoryFilter, pageSize = 1000): AsyncGenerator<HistoryRow[], void, void> {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.queryHistory({
+        ...filter,
+        limit: pageSize,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      if (page.entries.length) yield page.entries;
+      if (!page.nextCursor) return;
+      cursor = page.nextCursor;
+    }
+  }
+
+  async appNames(): Promise<Map<string, { name: string; ownerId: string }>> {
+    const { rows } = await this.pool.query<{ app_id: string; name: string; owner_id: string }>(
+      'SELECT app_id, name, owner_id FROM app_names',
+    );
+    return new Map(rows.map((r) => [r.app_id, { name: r.name, ownerId: r.owner_id }]));
+  }
+
+  async stateChanges(
+    from: number,
+    to: number,
+  ): Promise<{ initial: Map<string, ReaperState | null>; changes: StateChange[] }> {
+    const initial = await this.pool.query<StateRow>(initialStatesSql('postgres'), [from]);
+    const changes = await this.pool.query<ChangeRow>(changesSql('postgres'), [from, to]);
+    return toStateChanges(initial.rows, changes.rows);
+  }
+
+  async deleteHistoryBefore(cutoff: number, limit: number): Promise<number> {
+    const result = await this.pool.query(retentionSql('postgres'), [cutoff, limit]);
+    return result.rowCount ?? 0;
+  }
+
+  async readAppFacts(): Promise<Map<string, AppFacts>> {
+    const { rows } = await this.pool.query(
+      'SELECT app_id, flavor_name, flavor_price, min_instances, max_instances, seen_at FROM app_facts',
+    );
+    return new Map(
+      rows.map((r: Record<string, unknown>) => [
+        String(r.app_id),
+        {
+          appId: String(r.app_id),
+          flavorName: (r.flavor_name ?? null) as string | null,
+          flavorPrice: (r.flavor_price ?? null) as number | null,
+          minInstances: r.min_instances as number,
+          maxInstances: r.max_instances as number,
+          seenAt: r.seen_at as number,
+        },
+      ]),
+    );
+  }
+
+  async writeAppFacts(facts: readonly AppFacts[]): Promise<void> {
+    if (facts.length === 0) return;
+    await this.transaction(async (client) => {
+      for (const f of facts) {
+        await client.query(
+          `INSERT INTO app_facts (app_id, flavor_name, flavor_price, min_instances, max_instances, seen_at)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (app_id) DO UPDATE SET flavor_name = excluded.flavor_name,
+             flavor_price = excluded.flavor_price, min_instances = excluded.min_instances,
+             max_instances = excluded.max_instances, seen_at = excluded.seen_at`,
+          [f.appId, f.flavorName, f.flavorPrice, f.minInstances, f.maxInstances, f.seenAt],
+        );
+      }
+    });
+  }
+
+  async webhookStatuses(): Promise<WebhookStatus[]> {
+    const { rows } = await this.pool.query<{ status: WebhookStatus }>(
+      'SELECT status FROM webhook_deliveries ORDER BY url COLLATE "C"',
+    );
+    return rows.map((r) => r.status);
+  }
+
+  async saveWebhookStatus(status: WebhookStatus): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO webhook_deliveries (url, status) VALUES ($1, $2::jsonb)
+       ON CONFLICT (url) DO UPDATE SET status = excluded.status`,
+      [status.url, JSON.stringify(status)],
+    );
+  }
+
+  async forgetWebhooks(keep: readonly string[]): Promise<void> {
+    await this.pool.query('DELETE FROM webhook_deliveries WHERE NOT (url = ANY($1::text[]))', [keep]);
+  }
+
+  async credentialsStatus(): Promise<StoredCredentialsStatus | null> {
+    const { rows } = await this.pool.query<{ status: StoredCredentialsStatus }>(
+      'SELECT status FROM credentials_status WHERE id = 1',
+    );
+    return rows[0]?.status ?? null;
+  }
+
+  async saveCredentialsStatus(status: StoredCredentialsStatus): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO credentials_status (id, status) VALUES (1, $1::jsonb)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status`,
+      [JSON.stringify(status)],
+    );
+  }
+
+  configBackend(): SharedConfigBackend {
+    const pool = this.pool;
+    return {
+      async load() {
+        const { rows } = await pool.query<{ key: string; value: unknown }>('SELECT key, value FROM config');
+        return new Map(rows.map((r) => [r.key, r.value]));
+      },
+      async set(key, value) {
+        await pool.query(
+          'INSERT INTO config (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+          [key, JSON.stringify(value)],
+        );
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
