@@ -14,12 +14,17 @@
  * journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
-import { type AppRouting, effectiveRouting } from '../../shared/routes.ts';
-import { Schedule } from '../../shared/schedule.ts';
+import type { AppRouting } from '../../shared/routes.ts';
+import { type ListedApp, settingsFor } from '../../shared/rules.ts';
+import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { releaseDecision } from './decide.ts';
+import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
 import { Journal } from './journal.ts';
+import type { CleverApp } from './ports.ts';
+import { HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
+import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
@@ -33,6 +38,8 @@ export class Engine {
   private readonly traffic: TrafficCoalescer;
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
+  private readonly ruleOwners: RuleOwners;
+  private readonly hosts = new HostIndex();
   private firstSweepDone: () => void = () => {};
   /** Resolves when the first sweep after start() has read every owner (names and states known). */
   firstSweep: Promise<void> = new Promise((resolve) => {
@@ -42,12 +49,21 @@ export class Engine {
   constructor(deps: EngineDeps) {
     this.deps = deps;
     this.core = new EngineCore(deps);
-    const changed = (record: AppRecord) => this.scheduler.refreshDue(record);
-    this.journal = new Journal(this.core, { changed, forgotten: (appId) => this.scheduler.forget(appId) });
+    const changed = (record: AppRecord) => this.changed(record);
+    this.journal = new Journal(this.core, {
+      changed,
+      forgotten: (appId) => {
+        this.core.groupWakes.delete(appId);
+        this.scheduler.forget(appId);
+      },
+    });
+    this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
     this.scheduler = new Scheduler(this.core, this.journal, this.evaluator, {
       adopt: () => this.adoptRoutedApps(),
+      extraOwners: () => this.ruleOwners.wanted(),
+      listed: (lists) => this.listed(lists),
       swept: () => this.firstSweepDone(),
     });
   }
@@ -118,13 +134,53 @@ export class Engine {
    * owners, and recompute every due time. Apps no longer routed are released by their next run.
    */
   configChanged(): void {
-    const routing = effectiveRouting(this.deps.config.routes());
-    const schedules = new Map<string, Schedule>();
-    for (const [appId, r] of routing) if (r.ranges.length) schedules.set(appId, new Schedule(r.ranges));
-    this.core.routing = routing;
-    this.core.schedules = schedules;
-    this.adoptRoutedApps();
+    this.resolve();
     for (const record of this.core.records.values()) this.scheduler.refreshDue(record);
+  }
+
+  /** The apps of the application lists last read (what the rules matched at the last sweep). */
+  listedApps(): ListedApp[] {
+    return listedApps(this.core);
+  }
+
+  /** The application list of an owner as last read by a sweep, if it was. */
+  listedAppsOf(ownerId: string): readonly CleverApp[] | undefined {
+    return this.core.ownerApps.get(ownerId);
+  }
+
+  /** The app a wake-proxy host name routes to (routes and rules, enabled ones). */
+  appForHost(host: string): string | undefined {
+    return this.hosts.appFor(this.core.routing, host);
+  }
+
+  /** The routing of every app from the routes, the rules and the lists last read; then adoption. */
+  private resolve(): void {
+    resolveRoutingInto(this.core);
+    this.adoptRoutedApps();
+  }
+
+  /** A sweep read these owners' application lists: the rules match against them from now on. */
+  private listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void {
+    for (const [ownerId, apps] of lists) this.core.ownerApps.set(ownerId, [...apps.values()]);
+    if (!this.deps.config.rules().some((r) => r.enabled)) return;
+    const before = this.core.routing;
+    this.resolve();
+    for (const record of this.core.records.values()) {
+      if (before.get(record.appId) !== this.core.routing.get(record.appId)) this.scheduler.refreshDue(record);
+    }
+  }
+
+  /** A record changed: its due time, and its group's (a member's traffic moves the group's sleep). */
+  private changed(record: AppRecord): void {
+    this.scheduler.refreshDue(record);
+    if (
+      record.state !== 'Down' &&
+      record.state !== 'WaitingForShutdown' &&
+      record.state !== 'WaitingForInit'
+    ) {
+      this.core.groupWakes.delete(record.appId);
+    }
+    for (const member of this.core.membersOf(record.appId)) this.scheduler.refreshDue(member);
   }
 
   /** Records for newly routed apps, owners re-pointed. A write that fails is tried again next sweep. */
@@ -134,8 +190,11 @@ export class Engine {
       const record = this.core.records.get(appId);
       try {
         if (!record) {
-          const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
-          const reason = 'put under the reaper by a route';
+          const name = r.ruleId ? (this.listedName(r.ownerId, appId) ?? appId) : appId;
+          const fresh = newRecord(appId, r.ownerId ?? '', name, now);
+          const reason = r.ruleId
+            ? `put under the reaper by rule ${this.ruleLabel(r.ruleId)}`
+            : 'put under the reaper by a route';
           const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
           this.journal.add(fresh, entry);
         } else if (r.ownerId && r.ownerId !== record.ownerId) {
@@ -145,6 +204,15 @@ export class Engine {
         // Announced by the journal; the app is adopted at the next sweep.
       }
     }
+  }
+
+  private listedName(ownerId: string | null, appId: string): string | undefined {
+    return ownerId ? this.core.ownerApps.get(ownerId)?.find((a) => a.id === appId)?.name : undefined;
+  }
+
+  private ruleLabel(ruleId: string): string {
+    const rule = this.deps.config.rules().find((r) => r.id === ruleId);
+    return rule ? `'${rule.label || rule.pattern}'` : ruleId;
   }
 
   // ---- operator and traffic --------------------------------------------------------------------
@@ -180,7 +248,7 @@ export class Engine {
     // Dry-run: the first request after a sleep was recorded is the wake that sleep would have needed
     // (the savings count a projected sleep up to it).
     const wouldWake =
-      this.core.settings.dryRun &&
+      settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun &&
       record.state === 'Up' &&
       record.dryRunSleepNotedAt !== null &&
       at >= record.dryRunSleepNotedAt &&
@@ -199,8 +267,28 @@ export class Engine {
           ]
         : undefined,
     );
-    if (asks) await this.evaluator.evaluate(appId);
+    if (!asks) return next;
+    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
     return this.core.records.get(appId) ?? next;
+  }
+
+  /**
+   * A request asked for a member of a group: the other members that sleep are asked for too (the
+   * history of each says "woken with its group (request for ...)"). Members in Error stay alone.
+   */
+  private async wakeGroup(record: AppRecord, source: TrafficSource, at: number): Promise<void> {
+    const members = membersToWake(record.appId, this.core.membersOf(record.appId));
+    await Promise.all(
+      members.map(async (m) => {
+        this.core.groupWakes.set(m.appId, record.name);
+        try {
+          this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
+        } catch {
+          return; // announced by the journal
+        }
+        await this.evaluator.evaluate(m.appId);
+      }),
+    );
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */

@@ -22,6 +22,10 @@ const FLOOR_MS = SECOND;
 export interface SchedulerHooks {
   /** Before each sweep: put newly routed apps under the reaper. */
   adopt(): void;
+  /** Owners to read besides those of managed apps (the rules' owners). */
+  extraOwners(): Promise<string[]>;
+  /** The application lists the sweep read, before its decisions: the rules match against them. */
+  listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void;
   /** After each sweep (the first one resolves `firstSweep`). */
   swept(): void;
 }
@@ -82,9 +86,18 @@ export class Scheduler {
     const run = (async () => {
       this.hooks.adopt();
       const owners = groupByOwner(this.core.records.values());
+      for (const ownerId of await this.hooks.extraOwners()) if (!owners.has(ownerId)) owners.set(ownerId, []);
+      // First every list (the rules match against them and adopt new apps), then the decisions.
+      const lists = new Map<string, Map<string, CleverApp>>();
       await mapLimit([...owners], CONCURRENCY, async ([ownerId, appIds]) => {
         const apps = await this.readOwner(ownerId, appIds, true);
-        if (!apps) return;
+        if (apps) lists.set(ownerId, apps);
+      });
+      if (!this.core.running) return;
+      this.hooks.listed(lists);
+      const managed = groupByOwner(this.core.records.values());
+      await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
+        const appIds = managed.get(ownerId) ?? [];
         // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
         const rest = appIds.filter((appId) => !this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null));
         await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));

@@ -1,5 +1,5 @@
 /**
- * Routes and settings: validated, kept in a key-value file (electron-store on the desktop, conf in
+ * Routes, rules and settings: validated, kept in a key-value file (electron-store on the desktop, conf in
  * Node, a Map in tests), and announced to listeners (the engine) when they change. Every change is
  * validated in full before anything is written: nothing is half-applied.
  *
@@ -20,6 +20,14 @@ import {
   routeUpdateSchema,
 } from '../../shared/routes.ts';
 import {
+  type Rule,
+  type RuleCreate,
+  type RuleUpdate,
+  ruleCreateSchema,
+  ruleProblems,
+  ruleUpdateSchema,
+} from '../../shared/rules.ts';
+import {
   type Settings,
   type SettingsUpdate,
   settingsProblems,
@@ -35,6 +43,7 @@ import {
   unreadRoutesProblem,
   unreadSettingsProblem,
 } from './config-read.ts';
+import { RULES_NOT_A_LIST, readRules, type UnreadRule, unreadRulesProblem } from './rules-read.ts';
 
 /** The few calls the store needs from electron-store / conf. */
 export interface KeyValueBackend {
@@ -54,13 +63,17 @@ export class MemoryBackend implements KeyValueBackend {
   }
 }
 
-export type ConfigChange = { kind: 'routes' } | { kind: 'settings' };
+export type ConfigChange = { kind: 'routes' } | { kind: 'rules' } | { kind: 'settings' };
 
 export class ConfigStore implements EngineConfig {
   private readonly backend: KeyValueBackend;
   private readonly now: () => number;
   private cachedRoutes: Route[];
   private cachedSettings: Settings;
+  /** In their order of precedence; kept beside the routes (key 'rules'), moved with them. */
+  private cachedRules: Rule[];
+  /** Stored rules that do not validate: written back as they are, until fixed or deleted. */
+  private unreadRules: UnreadRule[];
   /** Stored routes that do not validate: written back as they are, until fixed or deleted. */
   private unreadRoutes: UnreadRoute[];
   /** Stored settings that do not validate, by field: written back until set again. */
@@ -74,6 +87,9 @@ export class ConfigStore implements EngineConfig {
     this.now = now;
     const routes = readRoutes(backend.get('routes'));
     const settings = readSettings(backend.get('settings'));
+    const rules = readRules(backend.get('rules'));
+    this.cachedRules = rules.rules;
+    this.unreadRules = rules.unread;
     this.cachedRoutes = routes.routes;
     this.unreadRoutes = routes.unread;
     this.cachedSettings = settings.settings;
@@ -95,12 +111,19 @@ export class ConfigStore implements EngineConfig {
     if (routes) out.push(routes);
     const settings = unreadSettingsProblem([...this.unreadSettings.values()]);
     if (settings) out.push(settings);
+    const rules = unreadRulesProblem(this.unreadRules);
+    if (rules) out.push(rules);
     return out;
   }
 
   /** True while routes may be missing: no app is released then. */
   releaseHeld(): boolean {
-    return this.damage !== null || this.unreadRoutes.length > 0 || this.unreadSettings.has('releaseDelayMs');
+    return (
+      this.damage !== null ||
+      this.unreadRoutes.length > 0 ||
+      this.unreadRules.length > 0 ||
+      this.unreadSettings.has('releaseDelayMs')
+    );
   }
 
   /**
@@ -110,6 +133,7 @@ export class ConfigStore implements EngineConfig {
   engineConfig(): EngineConfig {
     return {
       routes: () => this.routes(),
+      rules: () => this.rules(),
       settings: () =>
         this.releaseHeld()
           ? { ...this.cachedSettings, releaseDelayMs: Number.POSITIVE_INFINITY }
@@ -179,6 +203,53 @@ export class ConfigStore implements EngineConfig {
     return changed;
   }
 
+  rules(): readonly Rule[] {
+    return this.cachedRules;
+  }
+
+  rule(id: string): Rule {
+    const rule = this.cachedRules.find((r) => r.id === id);
+    if (!rule) throw new NotFoundError(`rule ${id}`);
+    return rule;
+  }
+
+  /** A new rule, at `position` in the list (0 = first, the strongest) or at the end. */
+  createRule(input: RuleCreate): Rule {
+    const { position, ...fields } = parseInput(ruleCreateSchema, input);
+    const now = this.now();
+    const rule: Rule = { id: `rule_${randomUUID()}`, ...fields, createdAt: now, updatedAt: now };
+    this.writeRules(placed(this.cachedRules, rule, position));
+    return rule;
+  }
+
+  /** A change to a rule (checked whole once merged); `position` moves it in the list. */
+  updateRule(id: string, input: RuleUpdate): Rule {
+    const current = this.rule(id);
+    const { position, ...fields } = parseInput(ruleUpdateSchema, input);
+    const rule: Rule = { ...current, ...fields, updatedAt: this.now() };
+    const { id: _id, createdAt: _c, updatedAt: _u, ...whole } = rule;
+    const problems = ruleProblems(whole);
+    if (problems.length) throw new InputError(problems);
+    const others = this.cachedRules.filter((r) => r.id !== id);
+    const at = position ?? this.cachedRules.findIndex((r) => r.id === id);
+    this.writeRules(placed(others, rule, at));
+    return rule;
+  }
+
+  /** Delete a rule (an unreadable one too, by its id). */
+  deleteRule(id: string): void {
+    const unread = this.unreadRules.find((u) => u.id === id);
+    if (unread) {
+      this.writeRules(
+        this.cachedRules,
+        this.unreadRules.filter((u) => u !== unread),
+      );
+      return;
+    }
+    this.rule(id);
+    this.writeRules(this.cachedRules.filter((r) => r.id !== id));
+  }
+
   updateSettings(input: SettingsUpdate): Settings {
     const patch = parseInput(settingsUpdateSchema, input);
     const next = { ...this.cachedSettings, ...patch };
@@ -222,7 +293,22 @@ export class ConfigStore implements EngineConfig {
     this.emit({ kind: 'routes' });
   }
 
+  private writeRules(rules: Rule[], unread: UnreadRule[] = this.unreadRules): void {
+    // A stored value that was not even a list is kept whole only while nothing replaces it.
+    const kept = unread.flatMap((u) => (u.reason === RULES_NOT_A_LIST ? [] : [u.raw]));
+    this.backend.set('rules', [...rules, ...kept]);
+    this.cachedRules = rules;
+    this.unreadRules = unread.filter((u) => u.reason !== RULES_NOT_A_LIST);
+    this.emit({ kind: 'rules' });
+  }
+
   private emit(change: ConfigChange): void {
     for (const l of this.listeners) l(change);
   }
+}
+
+/** `rule` put at index `at` of `list` (clamped; undefined: at the end). */
+function placed(list: readonly Rule[], rule: Rule, at: number | undefined): Rule[] {
+  const i = Math.min(at ?? list.length, list.length);
+  return [...list.slice(0, i), rule, ...list.slice(i)];
 }
