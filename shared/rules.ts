@@ -122,7 +122,7 @@ function checkPlaceholders(
 /** Where a rule sits in the list (0 = first, the strongest); absent: at the end, or where it is. */
 const position = z.number().int().min(0).max(10_000);
 
-const ruleCreateObject = z
+export const ruleCreateObject = z
   .object({
     label: ruleFields.label.default(''),
     enabled: ruleFields.enabled.default(true),
@@ -150,6 +150,11 @@ export const ruleUpdateSchema = z
   .strict()
   .refine((u) => Object.keys(u).length > 0, 'nothing to change');
 export type RuleUpdate = z.input<typeof ruleUpdateSchema>;
+
+/** The rule editor's preview: a draft (as to create), and the id of the rule it edits, if any. */
+export const rulePreviewSchema = ruleCreateObject
+  .extend({ ruleId: z.string().regex(RULE_ID_PATTERN, 'a rule id looks like rule_...').optional() })
+  .superRefine(checkPlaceholders);
 
 /** A stored rule checked again (placeholders against its own pattern). */
 export const storedRuleSchema = ruleCreateObject.omit({ position: true }).superRefine(checkPlaceholders);

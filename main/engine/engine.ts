@@ -18,12 +18,12 @@ import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
-import { releaseDecision } from './decide.ts';
+import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
-import { HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
+import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
 import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
@@ -146,6 +146,16 @@ export class Engine {
   /** The application list of an owner as last read by a sweep, if it was. */
   listedAppsOf(ownerId: string): readonly CleverApp[] | undefined {
     return this.core.ownerApps.get(ownerId);
+  }
+
+  /** What the decisions of the app are made on now (its routing, schedule, settings and group). */
+  decisionContext(appId: string): DecisionContext {
+    return this.core.context(appId);
+  }
+
+  /** The app's group now: its members and why it holds the app awake; null when it has none. */
+  groupOf(appId: string): ReturnType<typeof groupOf> {
+    return groupOf(this.core, appId);
   }
 
   /** The app a wake-proxy host name routes to (routes and rules, enabled ones). */

@@ -3,10 +3,12 @@
  * routing of every managed app, their must-be-up schedules and their groups (see shared/rules.ts
  * for the precedence), and the wake proxy's host names.
  */
+import type { AppRecord } from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, resolveRouting } from '../../shared/rules.ts';
 import { Schedule } from '../../shared/schedule.ts';
 import type { EngineCore } from './core.ts';
+import { groupSleepBlocker } from './decide-group.ts';
 
 /** The apps of the application lists last read. */
 export function listedApps(core: EngineCore): ListedApp[] {
@@ -57,4 +59,22 @@ export class HostIndex {
     }
     return this.built.map.get(host);
   }
+}
+
+/** An app's group as it is now: its members (the app included) and why it holds the app awake. */
+export function groupOf(
+  core: EngineCore,
+  appId: string,
+): { name: string; members: AppRecord[]; waitingFor: string | null } | null {
+  const name = core.routing.get(appId)?.group;
+  if (!name) return null;
+  const members: AppRecord[] = [];
+  for (const id of core.groups.get(name) ?? []) {
+    const r = core.records.get(id);
+    if (r) members.push(r);
+  }
+  const record = core.records.get(appId);
+  const ctx = core.context(appId);
+  const waitingFor = record?.state === 'Up' && ctx.group ? groupSleepBlocker(ctx.group) : null;
+  return { name, members, waitingFor };
 }

@@ -9,6 +9,7 @@ import { describeError } from '../../../shared/log.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
 import { transitionDurationsOf } from '../../reports/durations.ts';
 import { type CallContext, type HandlersOf, recordOf } from './context.ts';
+import { groupView } from './rule-calls.ts';
 
 /** The longest "keep awake until". */
 const MAX_KEEP_AWAKE_MS = 30 * DAY;
@@ -34,6 +35,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
         nextTransitions: ranges.length ? nextTransitions(ranges, s.clock.now(), 6) : [],
         traffic: s.traffic.appTraffic(appId),
         durations: transitionDurationsOf(s.store, appId),
+        group: groupView(s, appId),
       };
       return detail;
     },
@@ -87,8 +89,19 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
 
     release: async ({ appId }) => {
       const s = ctx.need();
-      recordOf(s, appId);
+      const record = recordOf(s, appId);
       const disabledRoutes = s.config.disableRoutesOf(appId);
+      if (s.engine.routingOf(appId)?.ruleId) {
+        // A rule manages the app: a disabled route keeps it out of the rules (a route overrides them).
+        disabledRoutes.push(
+          s.config.createRoute({
+            appId,
+            ownerId: record.ownerId,
+            enabled: false,
+            label: 'kept out of the rules',
+          }),
+        );
+      }
       await s.engine.releaseNow(appId);
       return { appId, disabledRoutes };
     },
