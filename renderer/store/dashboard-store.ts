@@ -141,7 +141,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'info',
-                text: `${apps[e.appId]!.name} was released: no enabled route manages it any more`,
+                text: `${apps[e.appId]!.name} was released: no enabled route or rule manages it any more`,
               });
             }
             delete own()[e.appId];
@@ -351,6 +351,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         receive: (event) => apply([{ event, seq: 0 }]),
         apps: () => get().apps,
         routes: () => get().routes,
+        rules: () => get().rules,
         setBusy(appId, action) {
           const busy = { ...get().busy };
           if (action) busy[appId] = action;
