@@ -15,7 +15,7 @@
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
-import { type ListedApp, settingsFor } from '../../shared/rules.ts';
+import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
@@ -39,6 +39,10 @@ export class Engine {
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
   private readonly ruleOwners: RuleOwners;
+  /** The rules last resolved (a change of them sweeps at once). */
+  private rulesSeen: readonly Rule[] | null = null;
+  /** The sweep interval last seen (a change re-arms the waiting sweep). */
+  private intervalSeen: number | null = null;
   private readonly hosts = new HostIndex();
   private firstSweepDone: () => void = () => {};
   /** Resolves when the first sweep after start() has read every owner (names and states known). */
@@ -136,6 +140,20 @@ export class Engine {
   configChanged(): void {
     this.resolve();
     for (const record of this.core.records.values()) this.scheduler.refreshDue(record);
+    const interval = this.core.settings.intervalMs;
+    if (this.intervalSeen !== null && interval !== this.intervalSeen) this.scheduler.rearmSweep();
+    this.intervalSeen = interval;
+    // Rules changed: a sweep now reads the lists they match against (their apps are managed at once).
+    const rules = this.deps.config.rules();
+    if (rules !== this.rulesSeen) {
+      const first = this.rulesSeen === null;
+      this.rulesSeen = rules;
+      if (!first && this.core.running) {
+        this.scheduler
+          .runSweep()
+          .catch((e: unknown) => this.deps.log?.('warn', `a sweep failed: ${String(e)}`));
+      }
+    }
   }
 
   /** The apps of the application lists last read (what the rules matched at the last sweep). */

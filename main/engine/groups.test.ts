@@ -106,6 +106,29 @@ describe('rules over time', () => {
     await h.engine.stop();
   });
 
+  it('a rule saved while the engine runs is applied at once, not at the next sweep tick', async () => {
+    const h = harness();
+    h.engine.start();
+    await h.clock.advance(SECOND);
+    const app = h.cloud.addApp(h.org.id, 'review-9');
+    h.config.createRule({ pattern: 'review-*' });
+    await h.clock.advance(SECOND);
+    expect(h.engine.get(app.id)?.state).toBe('Up');
+    await h.engine.stop();
+  });
+
+  it('a shorter sweep interval is followed from the waiting sweep on', async () => {
+    const h = harness();
+    h.config.createRule({ pattern: 'review-*' });
+    h.engine.start();
+    await h.clock.advance(SECOND);
+    h.config.updateSettings({ intervalMs: 2 * SECOND, fastIntervalMs: SECOND });
+    const app = h.cloud.addApp(h.org.id, 'review-10');
+    await h.clock.advance(3 * SECOND);
+    expect(h.engine.get(app.id)?.state).toBe('Up');
+    await h.engine.stop();
+  });
+
   it('a rule in dry-run records the sleep it would do, and stops nothing', async () => {
     const h = harness();
     const app = h.cloud.addApp(h.org.id, 'review-1');

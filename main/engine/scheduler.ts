@@ -64,6 +64,13 @@ export class Scheduler {
     return this.sweeping;
   }
 
+  /** The interval changed: the waiting sweep is armed again on the new one (a running one re-arms itself). */
+  rearmSweep(): void {
+    if (!this.core.running || !this.sweepTimer || this.sweeping) return;
+    this.core.deps.clock.clearTimeout(this.sweepTimer);
+    this.armSweep(this.nextTick(this.core.settings.intervalMs, this.core.deps.clock.now()));
+  }
+
   /** The time an app is next looked at outside the paces. */
   dueAt(appId: string): number | null {
     return this.due.get(appId);
