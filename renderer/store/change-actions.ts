@@ -143,11 +143,14 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
     },
 
     async createRule(fields) {
-      return landRule(await api.createRule(fields), fields.position !== undefined);
+      const { position } = fields;
+      return landRule(await api.createRule(fields), position !== undefined && position < deps.rules().length);
     },
 
     async updateRule(ruleId, changes) {
-      return landRule(await api.updateRule({ ruleId, changes }), changes.position !== undefined);
+      const { position } = changes;
+      const at = deps.rules().findIndex((r) => r.id === ruleId);
+      return landRule(await api.updateRule({ ruleId, changes }), position !== undefined && position !== at);
     },
 
     async deleteRule(ruleId) {
