@@ -48,7 +48,8 @@ describe('the rule editor', () => {
     const user = userEvent.setup();
     render(<App api={api} />);
     await user.click(await screen.findByRole('button', { name: /^Routes/ }));
-    await user.click(screen.getByRole('button', { name: 'New rule' }));
+    // The Routes view is a chunk loaded on demand: the button shows once it is in.
+    await user.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = within(screen.getByRole('form', { name: 'New rule' }));
     await user.type(form.getByLabelText('Name pattern'), 'review-*');
     await user.type(form.getByLabelText('Wake-proxy hosts'), '{{name}.review.test');
@@ -74,7 +75,8 @@ describe('the rule editor', () => {
     const user = userEvent.setup();
     render(<App api={api} />);
     await user.click(await screen.findByRole('button', { name: /^Routes/ }));
-    await user.click(screen.getByRole('button', { name: 'New rule' }));
+    // The Routes view is a chunk loaded on demand: the button shows once it is in.
+    await user.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = within(screen.getByRole('form', { name: 'New rule' }));
     await user.type(form.getByLabelText('Name pattern'), '*-pr-*');
     await user.type(form.getByLabelText('Group'), 'pr-{{3}');
