@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { AppView } from './app-view.ts';
-import { type HistoryEntry, REAPER_STATES, type TrafficSource } from './domain.ts';
+import { type HistoryEntry, REAPER_STATES, type ReaperState, type TrafficSource } from './domain.ts';
 import { DAY } from './durations.ts';
 import { InputError } from './errors.ts';
 import { type HistoryPage, historyQuerySchema, type TransitionDurations } from './history.ts';
@@ -20,6 +20,14 @@ import {
   routeCreateSchema,
   routeUpdateSchema,
 } from './routes.ts';
+import type { RulePreview } from './rule-preview.ts';
+import {
+  RULE_ID_PATTERN,
+  type Rule,
+  ruleCreateSchema,
+  rulePreviewSchema,
+  ruleUpdateSchema,
+} from './rules.ts';
 import type { SavingsReport } from './savings.ts';
 import { isValidTimeZone, type MustBeUpRange, type ScheduleTransition } from './schedule.ts';
 import { type Settings, settingsUpdateSchema } from './settings.ts';
@@ -56,6 +64,7 @@ export function parseJsonBody(text: string): unknown {
 const appId = z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...');
 const ownerId = z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...');
 const routeId = z.string().regex(/^route_[A-Za-z0-9-]{1,100}$/, 'a route id looks like route_...');
+const ruleId = z.string().regex(RULE_ID_PATTERN, 'a rule id looks like rule_...');
 
 /** true/false, also written as text in a query string (?wait=true). */
 const flag = z.union([
@@ -138,6 +147,19 @@ export const CALL_SCHEMAS = {
   /** `changes` are reported by their own names (gracePeriodMs, not changes.gracePeriodMs). */
   updateRoute: z.object({ routeId, changes: routeUpdateSchema }).strict(),
   deleteRoute: z.object({ routeId }).strict(),
+  /** The rules, in their order of precedence (the first that matches an app takes it). */
+  listRules: empty,
+  getRule: z.object({ ruleId }).strict(),
+  /** A new rule; `position` puts it at that index of the list (default: at the end). */
+  createRule: ruleCreateSchema,
+  /** `changes` are reported by their own names; `position` moves the rule in the list. */
+  updateRule: z.object({ ruleId, changes: ruleUpdateSchema }).strict(),
+  deleteRule: z.object({ ruleId }).strict(),
+  /**
+   * What a rule (new, or `ruleId` changed) would match now, before saving: per app, managed, taken
+   * from another rule, or left to a rule that comes first or to the route that names it.
+   */
+  previewRule: rulePreviewSchema,
   getSettings: empty,
   updateSettings: settingsUpdateSchema,
   /** The personal space and the organisations of the account, for the route editor's app picker. */
@@ -234,6 +256,7 @@ export interface Snapshot {
   status: ReaperStatus;
   apps: AppView[];
   routes: Route[];
+  rules: Rule[];
   settings: Settings;
 }
 
@@ -251,6 +274,19 @@ export interface AppDetail {
   durations: TransitionDurations;
   /** What can wake it (wake proxy, access logs, must-be-up ranges, manual), and the access-log wakes seen. */
   wakeSources: WakeSources;
+  /** The group the app sleeps and wakes with, and how its members are; null when none. */
+  group: AppGroupView | null;
+}
+
+/** A group as the details panel shows it. */
+export interface AppGroupView {
+  name: string;
+  /** Every member, the app included, by name. */
+  members: { appId: string; name: string; state: ReaperState; label: string }[];
+  /** Why the group holds this app awake now ("waiting for group member X (...)"); null when not. */
+  waitingFor: string | null;
+  /** Members in Error, which do not hold the others awake. */
+  notes: string[];
 }
 
 export interface AppTrafficView {
@@ -279,6 +315,12 @@ export interface PickableApp {
   routeIds: string[];
 }
 
+/** The rule editor's preview, and what it was computed on. */
+export interface RulePreviewResult extends RulePreview {
+  /** Owners whose application list could not be read (their apps are not in the preview). */
+  unreadOwners: string[];
+}
+
 export interface CallOutputs {
   snapshot: Snapshot;
   status: ReaperStatus;
@@ -294,6 +336,12 @@ export interface CallOutputs {
   createRoute: Route;
   updateRoute: Route;
   deleteRoute: { deleted: string };
+  listRules: Rule[];
+  getRule: Rule;
+  createRule: Rule;
+  updateRule: Rule;
+  deleteRule: { deleted: string };
+  previewRule: RulePreviewResult;
   getSettings: Settings;
   updateSettings: Settings;
   listOwners: Owner[];
@@ -321,6 +369,8 @@ export type ReaperEvent =
   /** An app entered Error. */
   | { type: 'alert'; appId: string; name: string; cause: string }
   | { type: 'routes'; routes: Route[] }
+  /** The rules changed (in their order of precedence). */
+  | { type: 'rules'; rules: Rule[] }
   | { type: 'settings'; settings: Settings }
   /** Every app, recomputed (after a change of routes or settings, or once owners are known). */
   | { type: 'apps'; apps: AppView[] }

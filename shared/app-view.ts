@@ -61,6 +61,10 @@ export interface AppView {
   routeIds: string[];
   /** Its routes have must-be-up ranges. */
   hasRanges: boolean;
+  /** The rule that manages it, when no route names it. */
+  ruleId: string | null;
+  /** The group it sleeps and wakes with; null when none. */
+  group: string | null;
 }
 
 export interface AppViewContext {
@@ -104,6 +108,8 @@ export function toAppView(record: AppRecord, ctx: AppViewContext): AppView {
     gracePeriodMs: managed ? (routing?.gracePeriodMs ?? null) : null,
     routeIds: routing?.routeIds ?? [],
     hasRanges: !schedule.empty,
+    ruleId: routing?.ruleId ?? null,
+    group: routing?.group ?? null,
   };
 }
 

@@ -10,7 +10,7 @@ import { type MustBeUpRange, rangeProblems } from './schedule.ts';
 
 export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
 export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
-const HOST_PATTERN =
+export const HOST_PATTERN =
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export const DEFAULT_GRACE_PERIOD_MS = HOUR;
@@ -36,9 +36,16 @@ export interface Route {
   /** Host names the wake proxy serves for this app. */
   hosts: string[];
   filters: TrafficFilters;
+  /**
+   * The group the app sleeps and wakes with (see shared/groups.ts): apps whose routes or rules name
+   * the same group wake together and sleep only when every one may. Absent or empty: no group.
+   */
+  group?: string;
   createdAt: number;
   updatedAt: number;
 }
+
+export const GROUP_NAME_MAX = 120;
 
 export const rangeSchema = z
   .object({
@@ -89,6 +96,7 @@ const routeFields = {
     .max(50)
     .refine((hosts) => new Set(hosts).size === hosts.length, 'a host name is listed twice'),
   filters: filtersSchema,
+  group: z.string().trim().max(GROUP_NAME_MAX),
 };
 
 /** A new route: only the app and its owner are required. */
@@ -101,6 +109,7 @@ export const routeCreateSchema = z
     ranges: routeFields.ranges.default([]),
     hosts: routeFields.hosts.default([]),
     filters: filtersSchema.default({ pathPrefixes: [], sources: [] }),
+    group: routeFields.group.optional(),
   })
   .strict();
 export type RouteCreate = z.input<typeof routeCreateSchema>;
@@ -122,6 +131,12 @@ export interface AppRouting {
   hosts: string[];
   filters: TrafficFilters;
   routeIds: string[];
+  /** The rule that manages the app, when no route names it (see shared/rules.ts). */
+  ruleId: string | null;
+  /** The rule is in dry-run on its own: the app is treated as if the global dry-run were on. */
+  dryRun: boolean;
+  /** The group the app sleeps and wakes with; null when none. */
+  group: string | null;
 }
 
 /** The routing of every app named by an enabled route. */
@@ -139,6 +154,9 @@ export function effectiveRouting(routes: readonly Route[]): Map<string, AppRouti
         hosts: [],
         filters: { pathPrefixes: [], sources: [] },
         routeIds: [],
+        ruleId: null,
+        dryRun: false,
+        group: null,
       };
       byApp.set(route.appId, r);
     }
@@ -148,6 +166,7 @@ export function effectiveRouting(routes: readonly Route[]): Map<string, AppRouti
     r.filters.pathPrefixes.push(...route.filters.pathPrefixes);
     r.filters.sources.push(...route.filters.sources);
     r.routeIds.push(route.id);
+    if (r.group === null && route.group) r.group = route.group;
   }
   return byApp;
 }

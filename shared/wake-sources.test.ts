@@ -10,6 +10,9 @@ const routing = (hosts: string[], ranged: boolean): AppRouting => ({
   hosts,
   filters: { pathPrefixes: [], sources: [] },
   routeIds: ['r1'],
+  ruleId: null,
+  dryRun: false,
+  group: null,
 });
 
 describe('wake sources', () => {

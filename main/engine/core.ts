@@ -6,9 +6,12 @@
 import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
+import { settingsFor } from '../../shared/rules.ts';
 import { Schedule } from '../../shared/schedule.ts';
-import type { DecisionContext } from './decide.ts';
-import type { CleverCloudPort, Clock, EngineConfig, EngineStore, LeaseGuard } from './ports.ts';
+import type { GroupContext } from './decide-group.ts';
+import { sleepBlocker, sleepDueAt } from './decide-sleep.ts';
+import type { DecisionContext } from './decision.ts';
+import type { CleverApp, CleverCloudPort, Clock, EngineConfig, EngineStore, LeaseGuard } from './ports.ts';
 
 export type EngineEvent =
   | { type: 'app'; record: AppRecord }
@@ -41,6 +44,12 @@ export class EngineCore {
   records = new Map<string, AppRecord>();
   routing = new Map<string, AppRouting>();
   schedules = new Map<string, Schedule>();
+  /** The members of each group, by group name (from the routing). */
+  groups = new Map<string, string[]>();
+  /** Apps woken with their group, and the name of the member whose request woke them. */
+  readonly groupWakes = new Map<string, string>();
+  /** The last application list read of each owner (what the rules match against). */
+  readonly ownerApps = new Map<string, CleverApp[]>();
   readonly listeners = new Set<EngineListener>();
   running = false;
   /** Aborted by stop(): the Clever Cloud calls under way end at once. */
@@ -62,12 +71,45 @@ export class EngineCore {
   }
 
   context(appId: string): DecisionContext {
-    return {
-      now: this.deps.clock.now(),
-      settings: this.settings,
-      routing: this.routing.get(appId),
-      schedule: this.scheduleOf(appId),
-    };
+    const ctx = this.ownContext(appId, this.deps.clock.now());
+    const name = ctx.routing?.group;
+    if (name) ctx.group = this.groupContext(appId, name, ctx.now);
+    const wokenBy = this.groupWakes.get(appId);
+    if (wokenBy !== undefined) ctx.groupWakeOf = wokenBy;
+    return ctx;
+  }
+
+  /** The other members of an app's group (records known), in the app's group. */
+  membersOf(appId: string): AppRecord[] {
+    const name = this.routing.get(appId)?.group;
+    if (!name) return [];
+    const out: AppRecord[] = [];
+    for (const id of this.groups.get(name) ?? []) {
+      const r = id === appId ? undefined : this.records.get(id);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** An app's context without its group: what the app's own sleep conditions are judged on. */
+  private ownContext(appId: string, now: number): DecisionContext {
+    const routing = this.routing.get(appId);
+    return { now, settings: settingsFor(this.settings, routing), routing, schedule: this.scheduleOf(appId) };
+  }
+
+  private groupContext(appId: string, name: string, now: number): GroupContext {
+    const members = this.membersOf(appId).map((r) => {
+      const up = r.state === 'Up';
+      const own = up ? this.ownContext(r.appId, now) : null;
+      return {
+        appId: r.appId,
+        name: r.name,
+        state: r.state,
+        blocker: own ? sleepBlocker(r, own) : null,
+        dueAt: own ? sleepDueAt(r, own) : null,
+      };
+    });
+    return { name, members };
   }
 
   emit(event: EngineEvent): void {

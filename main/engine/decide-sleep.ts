@@ -4,6 +4,7 @@
  */
 import { type AppRecord, assertNever, CAUSES } from '../../shared/domain.ts';
 import { formatDuration } from '../../shared/durations.ts';
+import { groupSleepBlocker, groupSleepDueAt } from './decide-group.ts';
 import {
   act,
   DEPLOYMENT_DATE_TOLERANCE_MS,
@@ -29,7 +30,8 @@ export function sleepBlocker(record: AppRecord, ctx: DecisionContext): string | 
   if (now - since < routing.gracePeriodMs) return 'traffic within the grace period';
   if (record.keepAwakeUntil !== null && now < record.keepAwakeUntil) return 'kept awake';
   if (settings.killSwitch) return 'the kill switch is on';
-  return null;
+  // A group sleeps together: not before every other awake member may sleep too.
+  return ctx.group ? groupSleepBlocker(ctx.group) : null;
 }
 
 /** When an Up app becomes due for sleep, if nothing changes (traffic, ranges, settings). */
@@ -40,7 +42,7 @@ export function sleepDueAt(record: AppRecord, ctx: DecisionContext): number | nu
   if (record.keepAwakeUntil !== null) at = Math.max(at, record.keepAwakeUntil);
   const inside = schedule.activeAt(Math.max(at, now));
   if (inside) at = inside.end;
-  return at;
+  return groupSleepDueAt(at, ctx.group);
 }
 
 export function decideUp(

@@ -93,7 +93,10 @@ function asleep(record: AppRecord, ctx: DecisionContext, base: Partial<AppRecord
   if (record.wakeRequestedAt !== null) {
     const actor = actorOfSource(record.lastRequestSource);
     const from = record.lastRequestSource ?? 'a request';
-    return startApp(actor, `asked for by ${from}`, now);
+    const reason = ctx.groupWakeOf
+      ? `woken with its group (request for ${ctx.groupWakeOf})`
+      : `asked for by ${from}`;
+    return startApp(actor, reason, now);
   }
   const range = routing ? schedule.activeAt(now) : null;
   if (range && range.start > record.stateSince) {

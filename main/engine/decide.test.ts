@@ -36,6 +36,9 @@ function routing(overrides: Partial<AppRouting> = {}): AppRouting {
     hosts: [],
     filters: { pathPrefixes: [], sources: [] },
     routeIds: ['route_1'],
+    ruleId: null,
+    dryRun: false,
+    group: null,
     ...overrides,
   };
 }

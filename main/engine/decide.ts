@@ -44,7 +44,11 @@ export function decide(record: AppRecord, obs: Observation, ctx: DecisionContext
   const app = obs.app;
 
   // Releasing: a route disabled, deleted or re-pointed is noticed here and released after the delay.
+  // An app Clever Cloud no longer knows (deleted: gone from its owner's list, so from its rule) is
+  // released at once, without a start; unless releases are held (an infinite release delay: the
+  // configuration could not be read in full, see the config store).
   if (!routing) {
+    if (!app && Number.isFinite(settings.releaseDelayMs)) return releaseDecision(record, false);
     if (record.releaseNoticedAt === null) return wait({ ...observed(record, app), releaseNoticedAt: now });
     if (now - record.releaseNoticedAt >= settings.releaseDelayMs) return releaseDecision(record);
   } else if (record.releaseNoticedAt !== null) {
@@ -116,7 +120,14 @@ function unexpectedState(raw: string, now: number, base: Partial<AppRecord>): De
 }
 
 /** Release: "if the app sleeps, it is started ... then its state is forgotten. Its history stays." */
-export function releaseDecision(record: AppRecord): Extract<Decision, { type: 'release' }> {
+export function releaseDecision(record: AppRecord, known = true): Extract<Decision, { type: 'release' }> {
+  if (!known) {
+    return {
+      type: 'release',
+      start: false,
+      reason: 'released: Clever Cloud no longer knows the app, forgotten',
+    };
+  }
   const sleeps = record.state === 'Down' || record.state === 'WaitingForShutdown';
   return {
     type: 'release',

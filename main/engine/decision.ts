@@ -18,6 +18,7 @@ import { MINUTE } from '../../shared/durations.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import type { Settings } from '../../shared/settings.ts';
+import type { GroupContext } from './decide-group.ts';
 import type { CleverApp, CleverDeployment } from './ports.ts';
 
 /** What the job read from Clever Cloud for this decision. */
@@ -34,6 +35,10 @@ export interface DecisionContext {
   /** The app's routing; undefined when no enabled route manages it any more. */
   routing: AppRouting | undefined;
   schedule: Schedule;
+  /** The app's group, when its routing names one: the other members as they are now. */
+  group?: GroupContext;
+  /** The name of the member whose request woke this app with its group (the history says so). */
+  groupWakeOf?: string;
 }
 
 export interface Transition {

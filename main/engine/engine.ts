@@ -14,12 +14,17 @@
  * journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
-import { type AppRouting, effectiveRouting } from '../../shared/routes.ts';
-import { Schedule } from '../../shared/schedule.ts';
+import type { AppRouting } from '../../shared/routes.ts';
+import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
+import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
-import { releaseDecision } from './decide.ts';
+import { type DecisionContext, releaseDecision } from './decide.ts';
+import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
 import { Journal } from './journal.ts';
+import type { CleverApp } from './ports.ts';
+import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
+import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
@@ -33,6 +38,12 @@ export class Engine {
   private readonly traffic: TrafficCoalescer;
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
+  private readonly ruleOwners: RuleOwners;
+  /** The rules last resolved (a change of them sweeps at once). */
+  private rulesSeen: readonly Rule[] | null = null;
+  /** The sweep interval last seen (a change re-arms the waiting sweep). */
+  private intervalSeen: number | null = null;
+  private readonly hosts = new HostIndex();
   private firstSweepDone: () => void = () => {};
   /** Resolves when the first sweep after start() has read every owner (names and states known). */
   firstSweep: Promise<void> = new Promise((resolve) => {
@@ -42,12 +53,21 @@ export class Engine {
   constructor(deps: EngineDeps) {
     this.deps = deps;
     this.core = new EngineCore(deps);
-    const changed = (record: AppRecord) => this.scheduler.refreshDue(record);
-    this.journal = new Journal(this.core, { changed, forgotten: (appId) => this.scheduler.forget(appId) });
+    const changed = (record: AppRecord) => this.changed(record);
+    this.journal = new Journal(this.core, {
+      changed,
+      forgotten: (appId) => {
+        this.core.groupWakes.delete(appId);
+        this.scheduler.forget(appId);
+      },
+    });
+    this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
     this.scheduler = new Scheduler(this.core, this.journal, this.evaluator, {
       adopt: () => this.adoptRoutedApps(),
+      extraOwners: () => this.ruleOwners.wanted(),
+      listed: (lists) => this.listed(lists),
       swept: () => this.firstSweepDone(),
     });
   }
@@ -139,13 +159,77 @@ export class Engine {
    * owners, and recompute every due time. Apps no longer routed are released by their next run.
    */
   configChanged(): void {
-    const routing = effectiveRouting(this.deps.config.routes());
-    const schedules = new Map<string, Schedule>();
-    for (const [appId, r] of routing) if (r.ranges.length) schedules.set(appId, new Schedule(r.ranges));
-    this.core.routing = routing;
-    this.core.schedules = schedules;
-    this.adoptRoutedApps();
+    this.resolve();
     for (const record of this.core.records.values()) this.scheduler.refreshDue(record);
+    const interval = this.core.settings.intervalMs;
+    if (this.intervalSeen !== null && interval !== this.intervalSeen) this.scheduler.rearmSweep();
+    this.intervalSeen = interval;
+    // Rules changed: a sweep now reads the lists they match against (their apps are managed at once).
+    const rules = this.deps.config.rules();
+    if (rules !== this.rulesSeen) {
+      const first = this.rulesSeen === null;
+      this.rulesSeen = rules;
+      if (!first && this.core.running) {
+        this.scheduler
+          .runSweep()
+          .catch((e: unknown) => this.deps.log?.('warn', `a sweep failed: ${String(e)}`));
+      }
+    }
+  }
+
+  /** The apps of the application lists last read (what the rules matched at the last sweep). */
+  listedApps(): ListedApp[] {
+    return listedApps(this.core);
+  }
+
+  /** The application list of an owner as last read by a sweep, if it was. */
+  listedAppsOf(ownerId: string): readonly CleverApp[] | undefined {
+    return this.core.ownerApps.get(ownerId);
+  }
+
+  /** What the decisions of the app are made on now (its routing, schedule, settings and group). */
+  decisionContext(appId: string): DecisionContext {
+    return this.core.context(appId);
+  }
+
+  /** The app's group now: its members and why it holds the app awake; null when it has none. */
+  groupOf(appId: string): ReturnType<typeof groupOf> {
+    return groupOf(this.core, appId);
+  }
+
+  /** The app a wake-proxy host name routes to (routes and rules, enabled ones). */
+  appForHost(host: string): string | undefined {
+    return this.hosts.appFor(this.core.routing, host);
+  }
+
+  /** The routing of every app from the routes, the rules and the lists last read; then adoption. */
+  private resolve(): void {
+    resolveRoutingInto(this.core);
+    this.adoptRoutedApps();
+  }
+
+  /** A sweep read these owners' application lists: the rules match against them from now on. */
+  private listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void {
+    for (const [ownerId, apps] of lists) this.core.ownerApps.set(ownerId, [...apps.values()]);
+    if (!this.deps.config.rules().some((r) => r.enabled)) return;
+    const before = this.core.routing;
+    this.resolve();
+    for (const record of this.core.records.values()) {
+      if (before.get(record.appId) !== this.core.routing.get(record.appId)) this.scheduler.refreshDue(record);
+    }
+  }
+
+  /** A record changed: its due time, and its group's (a member's traffic moves the group's sleep). */
+  private changed(record: AppRecord): void {
+    this.scheduler.refreshDue(record);
+    if (
+      record.state !== 'Down' &&
+      record.state !== 'WaitingForShutdown' &&
+      record.state !== 'WaitingForInit'
+    ) {
+      this.core.groupWakes.delete(record.appId);
+    }
+    for (const member of this.core.membersOf(record.appId)) this.scheduler.refreshDue(member);
   }
 
   /** Records for newly routed apps, owners re-pointed. A write that fails is tried again next sweep. */
@@ -155,14 +239,26 @@ export class Engine {
       const record = this.core.records.get(appId);
       // A refused write is announced by the journal; the app is adopted at the next sweep.
       if (!record) {
-        const fresh = newRecord(appId, r.ownerId ?? '', appId, now);
-        const reason = 'put under the reaper by a route';
+        const name = r.ruleId ? (this.listedName(r.ownerId, appId) ?? appId) : appId;
+        const fresh = newRecord(appId, r.ownerId ?? '', name, now);
+        const reason = r.ruleId
+          ? `put under the reaper by rule ${this.ruleLabel(r.ruleId)}`
+          : 'put under the reaper by a route';
         const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
         this.journal.add(fresh, entry).catch(() => {});
       } else if (r.ownerId && r.ownerId !== record.ownerId) {
         this.journal.commit(record, { ownerId: r.ownerId }).catch(() => {});
       }
     }
+  }
+
+  private listedName(ownerId: string | null, appId: string): string | undefined {
+    return ownerId ? this.core.ownerApps.get(ownerId)?.find((a) => a.id === appId)?.name : undefined;
+  }
+
+  private ruleLabel(ruleId: string): string {
+    const rule = this.deps.config.rules().find((r) => r.id === ruleId);
+    return rule ? `'${rule.label || rule.pattern}'` : ruleId;
   }
 
   // ---- operator and traffic --------------------------------------------------------------------
@@ -198,7 +294,7 @@ export class Engine {
     // Dry-run: the first request after a sleep was recorded is the wake that sleep would have needed
     // (the savings count a projected sleep up to it).
     const wouldWake =
-      this.core.settings.dryRun &&
+      settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun &&
       record.state === 'Up' &&
       record.dryRunSleepNotedAt !== null &&
       at >= record.dryRunSleepNotedAt &&
@@ -217,8 +313,28 @@ export class Engine {
           ]
         : undefined,
     );
-    if (asks) await this.evaluator.evaluate(appId);
+    if (!asks) return next;
+    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
     return this.core.records.get(appId) ?? next;
+  }
+
+  /**
+   * A request asked for a member of a group: the other members that sleep are asked for too (the
+   * history of each says "woken with its group (request for ...)"). Members in Error stay alone.
+   */
+  private async wakeGroup(record: AppRecord, source: TrafficSource, at: number): Promise<void> {
+    const members = membersToWake(record.appId, this.core.membersOf(record.appId));
+    await Promise.all(
+      members.map(async (m) => {
+        this.core.groupWakes.set(m.appId, record.name);
+        try {
+          this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
+        } catch {
+          return; // announced by the journal
+        }
+        await this.evaluator.evaluate(m.appId);
+      }),
+    );
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */

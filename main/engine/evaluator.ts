@@ -93,7 +93,8 @@ export class Evaluator {
           signal: this.core.abort.signal,
         });
       } catch (error) {
-        if (!isNeverDeployed(error)) {
+        const gone = error instanceof CleverCallError && error.kind === 'not-found';
+        if (!isNeverDeployed(error) && !gone) {
           // Not released yet: a sleeping app is never forgotten without its start. Tried again next run.
           await this.journal.noteProblem(
             record.appId,

@@ -5,6 +5,7 @@
  */
 import type { AppRecord, CleverState, DeploymentState, HistoryEntry } from '../../shared/domain.ts';
 import type { Route } from '../../shared/routes.ts';
+import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { SseEvent } from '../../shared/sse.ts';
 
@@ -210,8 +211,10 @@ export interface EngineStore {
   commit(change: StoreCommit, guard?: LeaseGuard): void | Promise<void>;
 }
 
-/** Routes and settings, as the operator set them. */
+/** Routes, rules and settings, as the operator set them. */
 export interface EngineConfig {
   routes(): readonly Route[];
+  /** In their order of precedence (the first that matches an app takes it). */
+  rules(): readonly Rule[];
   settings(): Settings;
 }

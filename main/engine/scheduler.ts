@@ -22,6 +22,10 @@ const FLOOR_MS = SECOND;
 export interface SchedulerHooks {
   /** Before each sweep: put newly routed apps under the reaper. */
   adopt(): void;
+  /** Owners to read besides those of managed apps (the rules' owners). */
+  extraOwners(): Promise<string[]>;
+  /** The application lists the sweep read, before its decisions: the rules match against them. */
+  listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void;
   /** After each sweep (the first one resolves `firstSweep`). */
   swept(): void;
 }
@@ -60,6 +64,13 @@ export class Scheduler {
     return this.sweeping;
   }
 
+  /** The interval changed: the waiting sweep is armed again on the new one (a running one re-arms itself). */
+  rearmSweep(): void {
+    if (!this.core.running || !this.sweepTimer || this.sweeping) return;
+    this.core.deps.clock.clearTimeout(this.sweepTimer);
+    this.armSweep(this.nextTick(this.core.settings.intervalMs, this.core.deps.clock.now()));
+  }
+
   /** The time an app is next looked at outside the paces. */
   dueAt(appId: string): number | null {
     return this.due.get(appId);
@@ -82,9 +93,18 @@ export class Scheduler {
     const run = (async () => {
       this.hooks.adopt();
       const owners = groupByOwner(this.core.records.values());
+      for (const ownerId of await this.hooks.extraOwners()) if (!owners.has(ownerId)) owners.set(ownerId, []);
+      // First every list (the rules match against them and adopt new apps), then the decisions.
+      const lists = new Map<string, Map<string, CleverApp>>();
       await mapLimit([...owners], CONCURRENCY, async ([ownerId, appIds]) => {
         const apps = await this.readOwner(ownerId, appIds, true);
-        if (!apps) return;
+        if (apps) lists.set(ownerId, apps);
+      });
+      if (!this.core.running) return;
+      this.hooks.listed(lists);
+      const managed = groupByOwner(this.core.records.values());
+      await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
+        const appIds = managed.get(ownerId) ?? [];
         // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
         const settled = await Promise.all(
           appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),

@@ -26,12 +26,8 @@ export class AppViews {
 
   view(s: Session, record: AppRecord): AppView {
     const now = s.clock.now();
-    const ctx = {
-      now,
-      settings: s.config.settings(),
-      routing: s.engine.routingOf(record.appId),
-      schedule: s.engine.scheduleOf(record.appId),
-    };
+    // The engine's own context: the rule's dry-run, and the group the app sleeps with.
+    const ctx = { ...s.engine.decisionContext(record.appId), now };
     return toAppView(record, {
       ...ctx,
       ownerName: this.owners.get(record.ownerId) ?? null,

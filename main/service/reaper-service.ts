@@ -32,6 +32,7 @@ import { appCalls } from './calls/app-calls.ts';
 import { type CallContext, type Handlers, needSession } from './calls/context.ts';
 import { type HistoryFile, historyFile, reportCalls } from './calls/report-calls.ts';
 import { routeCalls } from './calls/route-calls.ts';
+import { ruleCalls } from './calls/rule-calls.ts';
 import { settingsCalls } from './calls/settings-calls.ts';
 import type { CredentialsManager } from './credentials.ts';
 import type { Operations } from './operations.ts';
@@ -96,6 +97,7 @@ export class ReaperService {
       ...accountCalls(ctx),
       ...appCalls(ctx),
       ...routeCalls(ctx),
+      ...ruleCalls(ctx),
       ...settingsCalls(ctx),
       ...reportCalls(ctx),
     };
@@ -158,7 +160,7 @@ export class ReaperService {
       input = parseInput(CALL_SCHEMAS[name], raw ?? {}) as ParsedInput<K>;
     } catch (error) {
       // The changes of a route are named as the route editor and the PATCH body name them.
-      if (name === 'updateRoute' && error instanceof InputError) {
+      if ((name === 'updateRoute' || name === 'updateRule') && error instanceof InputError) {
         throw new InputError(
           error.problems.map((p) => ({ ...p, field: p.field.replace(/^changes\.?/, '') })),
         );
@@ -340,6 +342,7 @@ export class ReaperService {
       }),
       s.config.onChange((change) => {
         if (change.kind === 'routes') this.emit({ type: 'routes', routes: [...s.config.routes()] });
+        else if (change.kind === 'rules') this.emit({ type: 'rules', rules: [...s.config.rules()] });
         else this.emit({ type: 'settings', settings: s.config.settings() });
         this.queueAppsPush();
         this.pushStatus(); // a settings file's problem clears once fixed or confirmed

@@ -64,6 +64,11 @@ export function createControl(
         faults.splice(0);
         return json(ctx, 200, { faults });
       }
+      const gone = /^\/_sim\/apps\/([^/]+)$/.exec(path);
+      if (method === 'DELETE' && gone) {
+        const app = cloud.deleteApp(decodeURIComponent(gone[1]!));
+        return json(ctx, 200, { deleted: app.id, ownerId: app.ownerId, name: app.name });
+      }
       const m = /^\/_sim\/apps\/([^/]+)\/([a-z-]+)$/.exec(path);
       if (method === 'POST' && m) {
         const appId = decodeURIComponent(m[1]!);

@@ -131,6 +131,15 @@ export class SimulatedCloud {
     return app;
   }
 
+  /** Delete an app (as the console or `clever delete` does): it is gone from every read at once. */
+  deleteApp(appId: string): SimApp {
+    const app = this.apps.get(appId);
+    if (!app) throw new Error(`no app ${appId}`);
+    app.pending = [];
+    this.apps.delete(appId);
+    return app;
+  }
+
   // ---- reads (every read applies the changes whose time has come) -------------------------------
 
   app(ownerId: string, appId: string): SimApp | undefined {

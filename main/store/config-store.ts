@@ -1,5 +1,5 @@
 /**
- * Routes and settings: validated, kept in a key-value file (electron-store on the desktop, conf in
+ * Routes, rules and settings: validated, kept in a key-value file (electron-store on the desktop, conf in
  * Node, a Map in tests), and announced to listeners (the engine) when they change. Every change is
  * validated in full before anything is written: nothing is half-applied.
  *
@@ -21,6 +21,14 @@ import {
   routeUpdateSchema,
 } from '../../shared/routes.ts';
 import {
+  type Rule,
+  type RuleCreate,
+  type RuleUpdate,
+  ruleCreateSchema,
+  ruleProblems,
+  ruleUpdateSchema,
+} from '../../shared/rules.ts';
+import {
   type Settings,
   type SettingsUpdate,
   settingsProblems,
@@ -37,6 +45,7 @@ import {
   unreadSettingsProblem,
 } from './config-read.ts';
 import type { SharedConfigBackend } from './contract.ts';
+import { RULES_NOT_A_LIST, readRules, type UnreadRule, unreadRulesProblem } from './rules-read.ts';
 
 /** The few calls the store needs from electron-store / conf. */
 export interface KeyValueBackend {
@@ -73,13 +82,17 @@ class SnapshotBackend implements KeyValueBackend {
   }
 }
 
-export type ConfigChange = { kind: 'routes' } | { kind: 'settings' };
+export type ConfigChange = { kind: 'routes' } | { kind: 'rules' } | { kind: 'settings' };
 
 export class ConfigStore implements EngineConfig {
   private readonly backend: KeyValueBackend;
   private readonly now: () => number;
   private cachedRoutes: Route[];
   private cachedSettings: Settings;
+  /** In their order of precedence; kept beside the routes (key 'rules'), moved with them. */
+  private cachedRules: Rule[];
+  /** Stored rules that do not validate: written back as they are, until fixed or deleted. */
+  private unreadRules: UnreadRule[];
   /** Stored routes that do not validate: written back as they are, until fixed or deleted. */
   private unreadRoutes: UnreadRoute[];
   /** Stored settings that do not validate, by field: written back until set again. */
@@ -97,6 +110,9 @@ export class ConfigStore implements EngineConfig {
     this.now = now;
     const routes = readRoutes(backend.get('routes'));
     const settings = readSettings(backend.get('settings'));
+    const rules = readRules(backend.get('rules'));
+    this.cachedRules = rules.rules;
+    this.unreadRules = rules.unread;
     this.cachedRoutes = routes.routes;
     this.unreadRoutes = routes.unread;
     this.cachedSettings = settings.settings;
@@ -159,6 +175,15 @@ export class ConfigStore implements EngineConfig {
       this.unreadRoutes = unread;
       if (changed) this.emit({ kind: 'routes' });
     }
+    if (values.has('rules')) {
+      const value = values.get('rules');
+      snapshot?.replace('rules', value);
+      const { rules, unread } = readRules(value);
+      const changed = !isDeepStrictEqual([rules, unread], [this.cachedRules, this.unreadRules]);
+      this.cachedRules = rules;
+      this.unreadRules = unread;
+      if (changed) this.emit({ kind: 'rules' });
+    }
     if (values.has('settings')) {
       const value = values.get('settings');
       snapshot?.replace('settings', value);
@@ -188,6 +213,8 @@ export class ConfigStore implements EngineConfig {
     if (routes) out.push(routes);
     const settings = unreadSettingsProblem([...this.unreadSettings.values()]);
     if (settings) out.push(settings);
+    const rules = unreadRulesProblem(this.unreadRules);
+    if (rules) out.push(rules);
     return out;
   }
 
@@ -198,7 +225,12 @@ export class ConfigStore implements EngineConfig {
 
   /** True while routes may be missing: no app is released then. */
   releaseHeld(): boolean {
-    return this.damage !== null || this.unreadRoutes.length > 0 || this.unreadSettings.has('releaseDelayMs');
+    return (
+      this.damage !== null ||
+      this.unreadRoutes.length > 0 ||
+      this.unreadRules.length > 0 ||
+      this.unreadSettings.has('releaseDelayMs')
+    );
   }
 
   /**
@@ -208,6 +240,7 @@ export class ConfigStore implements EngineConfig {
   engineConfig(): EngineConfig {
     return {
       routes: () => this.routes(),
+      rules: () => this.rules(),
       settings: () =>
         this.releaseHeld()
           ? { ...this.cachedSettings, releaseDelayMs: Number.POSITIVE_INFINITY }
@@ -277,6 +310,53 @@ export class ConfigStore implements EngineConfig {
     return changed;
   }
 
+  rules(): readonly Rule[] {
+    return this.cachedRules;
+  }
+
+  rule(id: string): Rule {
+    const rule = this.cachedRules.find((r) => r.id === id);
+    if (!rule) throw new NotFoundError(`rule ${id}`);
+    return rule;
+  }
+
+  /** A new rule, at `position` in the list (0 = first, the strongest) or at the end. */
+  createRule(input: RuleCreate): Rule {
+    const { position, ...fields } = parseInput(ruleCreateSchema, input);
+    const now = this.now();
+    const rule: Rule = { id: `rule_${randomUUID()}`, ...fields, createdAt: now, updatedAt: now };
+    this.writeRules(placed(this.cachedRules, rule, position));
+    return rule;
+  }
+
+  /** A change to a rule (checked whole once merged); `position` moves it in the list. */
+  updateRule(id: string, input: RuleUpdate): Rule {
+    const current = this.rule(id);
+    const { position, ...fields } = parseInput(ruleUpdateSchema, input);
+    const rule: Rule = { ...current, ...fields, updatedAt: this.now() };
+    const { id: _id, createdAt: _c, updatedAt: _u, ...whole } = rule;
+    const problems = ruleProblems(whole);
+    if (problems.length) throw new InputError(problems);
+    const others = this.cachedRules.filter((r) => r.id !== id);
+    const at = position ?? this.cachedRules.findIndex((r) => r.id === id);
+    this.writeRules(placed(others, rule, at));
+    return rule;
+  }
+
+  /** Delete a rule (an unreadable one too, by its id). */
+  deleteRule(id: string): void {
+    const unread = this.unreadRules.find((u) => u.id === id);
+    if (unread) {
+      this.writeRules(
+        this.cachedRules,
+        this.unreadRules.filter((u) => u !== unread),
+      );
+      return;
+    }
+    this.rule(id);
+    this.writeRules(this.cachedRules.filter((r) => r.id !== id));
+  }
+
   updateSettings(input: SettingsUpdate): Settings {
     const patch = parseInput(settingsUpdateSchema, input);
     const next = { ...this.cachedSettings, ...patch };
@@ -320,7 +400,22 @@ export class ConfigStore implements EngineConfig {
     this.emit({ kind: 'routes' });
   }
 
+  private writeRules(rules: Rule[], unread: UnreadRule[] = this.unreadRules): void {
+    // A stored value that was not even a list is kept whole only while nothing replaces it.
+    const kept = unread.flatMap((u) => (u.reason === RULES_NOT_A_LIST ? [] : [u.raw]));
+    this.backend.set('rules', [...rules, ...kept]);
+    this.cachedRules = rules;
+    this.unreadRules = unread.filter((u) => u.reason !== RULES_NOT_A_LIST);
+    this.emit({ kind: 'rules' });
+  }
+
   private emit(change: ConfigChange): void {
     for (const l of this.listeners) l(change);
   }
+}
+
+/** `rule` put at index `at` of `list` (clamped; undefined: at the end). */
+function placed(list: readonly Rule[], rule: Rule, at: number | undefined): Rule[] {
+  const i = Math.min(at ?? list.length, list.length);
+  return [...list.slice(0, i), rule, ...list.slice(i)];
 }

@@ -118,7 +118,8 @@ export class SessionTraffic {
     const before = JSON.stringify(this.proxyStatus());
     const run = this.syncing.then(async () => {
       const { config } = this.options;
-      const wanted = !this.closed && config.routes().some((r) => r.enabled && r.hosts.length > 0);
+      const hosts = (r: { enabled: boolean; hosts: string[] }) => r.enabled && r.hosts.length > 0;
+      const wanted = !this.closed && (config.routes().some(hosts) || config.rules().some(hosts));
       const { wakeProxyPort: port, wakeProxyAddress: address } = config.settings();
       const key = `${address}:${port}`;
       if (this.proxy && (!wanted || this.proxy.key !== key)) {

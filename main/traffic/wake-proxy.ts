@@ -165,7 +165,7 @@ export class WakeProxy {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** The app a Host routes to (enabled routes only). */
+  /** The app a Host routes to (enabled routes, then the apps rules manage). */
   appFor(host: string): string | undefined {
     const routes = this.options.routes();
     if (this.hosts?.routes !== routes) {
@@ -173,7 +173,8 @@ export class WakeProxy {
       for (const r of routes) if (r.enabled) for (const h of r.hosts) map.set(h, r.appId);
       this.hosts = { routes, map };
     }
-    return this.hosts.map.get(host);
+    // Host names of rule-managed apps: the rule's templates, filled in per app by the engine.
+    return this.hosts.map.get(host) ?? this.options.engine.appForHost(host);
   }
 
   /** Synchronous for an app that is up (the hot path); a promise while a sleeping app is held. */

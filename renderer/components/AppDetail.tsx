@@ -3,6 +3,7 @@
  * the reaper, its routes and must-be-up ranges with the next transitions, and its history as a
  * timeline and a list of transitions with who acted and why. Escape closes it.
  */
+
 import { useEffect, useRef, useState } from 'react';
 import type { AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
@@ -16,6 +17,7 @@ import { errorText } from '../store/dashboard-store.ts';
 import { ActionButton } from './ActionButton.tsx';
 import { DisableReaper, KeepAwake } from './AppControls.tsx';
 import { Durations, HistoryList, TrafficSection } from './AppFacts.tsx';
+import { AppGroup } from './AppGroup.tsx';
 import { CleverStateLabel } from './CleverStateLabel.tsx';
 import { ConsoleLink } from './ConsoleLink.tsx';
 import { ErrorExplanation } from './ErrorExplanation.tsx';
@@ -80,6 +82,7 @@ export function AppDetailPanel({ appId }: { appId: string }) {
 function Body({ app }: { app: AppView }) {
   const api = useApi();
   const routes = useDashboard((s) => s.routes);
+  const rules = useDashboard((s) => s.rules);
   const history = useDashboard((s) => s.history);
   const editRoute = useDashboard((s) => s.editRoute);
   const now = useServerNow();
@@ -96,8 +99,8 @@ function Body({ app }: { app: AppView }) {
     setOutcome({ appId: answer.appId, text });
   };
 
-  // Routes and ranges come with the detail; fetched again when the routes change.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `routes` is the trigger
+  // Routes, ranges and group come with the detail; fetched again when the routes or rules change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `routes` and `rules` are the triggers
   useEffect(() => {
     let live = true;
     api.getApp({ appId: app.appId }).then(
@@ -113,7 +116,7 @@ function Body({ app }: { app: AppView }) {
     return () => {
       live = false;
     };
-  }, [api, app.appId, routes]);
+  }, [api, app.appId, routes, rules]);
 
   const sleep = sleepCell(app, now);
   const note = noteCell(app, now);
@@ -179,6 +182,8 @@ function Body({ app }: { app: AppView }) {
           </>
         )}
       </dl>
+
+      {detail?.group && <AppGroup group={detail.group} appId={app.appId} />}
 
       {app.state !== 'Error' && <KeepAwake app={app} now={now} />}
 

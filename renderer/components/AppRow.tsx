@@ -56,6 +56,7 @@ export const AppRow = memo(function AppRow({
           </button>
           <span className="sub">
             <span>{app.ownerName}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
+            {app.group && <span className="group-tag"> · group {app.group}</span>}
           </span>
         </div>
       </td>

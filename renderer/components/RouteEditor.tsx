@@ -150,6 +150,19 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
           {err('hosts')}
         </div>
 
+        <label htmlFor={`${id}-group`}>Group</label>
+        <div>
+          <input
+            id={`${id}-group`}
+            value={draft.group}
+            placeholder="optional: pr-123"
+            onChange={(e) => set({ group: e.target.value })}
+            {...described('group')}
+          />
+          <span className="hint">Apps with the same group wake together and sleep when all may.</span>
+          {err('group')}
+        </div>
+
         <label htmlFor={`${id}-paths`}>Ignore paths</label>
         <div>
           <input

@@ -10,6 +10,7 @@ import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
 import { RouteEditor } from './RouteEditor.tsx';
+import { RulesSection } from './RulesSection.tsx';
 
 export function RoutesView() {
   const routes = useDashboard((s) => s.routes);
@@ -69,6 +70,7 @@ export function RoutesView() {
           </tbody>
         </table>
       )}
+      <RulesSection />
     </section>
   );
 }

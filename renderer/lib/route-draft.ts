@@ -23,6 +23,8 @@ export interface Draft {
   hosts: string;
   pathPrefixes: string;
   sources: string;
+  /** The group the app sleeps and wakes with; '' for none. */
+  group: string;
 }
 
 /** Problems by field ('form' for those of no field). */
@@ -50,6 +52,7 @@ export function draftOf(route: Route | null, forApp: { appId: string; ownerId: s
     hosts: route?.hosts.join(', ') ?? '',
     pathPrefixes: route?.filters.pathPrefixes.join(', ') ?? '',
     sources: route?.filters.sources.join(', ') ?? '',
+    group: route?.group ?? '',
   };
 }
 
@@ -65,6 +68,7 @@ export function fieldsOf(draft: Draft) {
     ranges: draft.ranges,
     hosts: list(draft.hosts),
     filters: { pathPrefixes: list(draft.pathPrefixes), sources: list(draft.sources) },
+    group: draft.group,
   } satisfies RouteCreate;
 }
 

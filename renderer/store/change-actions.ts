@@ -8,6 +8,7 @@
  */
 import type { AppView, ConnectInput, ReaperEvent } from '../../shared/api.ts';
 import type { Route, RouteCreate, RouteUpdate } from '../../shared/routes.ts';
+import type { Rule, RuleCreate, RuleUpdate } from '../../shared/rules.ts';
 import type { Settings, SettingsUpdate } from '../../shared/settings.ts';
 import type { DashboardApi } from '../api/dashboard-api.ts';
 import { errorText } from '../lib/errors.ts';
@@ -30,6 +31,11 @@ export interface ChangeActions {
   /** Change a route; a refusal is thrown. */
   updateRoute(routeId: string, changes: RouteUpdate): Promise<Route>;
   deleteRoute(routeId: string): Promise<void>;
+  /** Create a rule (at `position`, or at the end); a refusal is thrown to the form. */
+  createRule(fields: RuleCreate): Promise<Rule>;
+  /** Change (or move, with `position`) a rule; a refusal is thrown. */
+  updateRule(ruleId: string, changes: RuleUpdate): Promise<Rule>;
+  deleteRule(ruleId: string): Promise<void>;
   connect(input: ConnectInput): Promise<void>;
   startDemo(): Promise<void>;
 }
@@ -40,6 +46,7 @@ export interface ChangeDeps {
   receive(event: ReaperEvent): void;
   apps(): Record<string, AppView>;
   routes(): Route[];
+  rules(): Rule[];
   setBusy(appId: string, action: AppAction | 'keep-awake' | null): void;
   toast(kind: 'error' | 'info', text: string): void;
 }
@@ -62,6 +69,23 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
         ? routes.map((r) => (r.id === saved.id ? saved : r))
         : [...routes, saved],
     });
+    return saved;
+  };
+
+  /**
+   * A saved rule at its place: the list is fetched again when the rule may have moved (the server
+   * keeps the order); otherwise put in place of its former self, or at the end.
+   */
+  const landRule = async (saved: Rule, moved: boolean) => {
+    const rules = deps.rules();
+    if (moved) receive({ type: 'rules', rules: await api.listRules() });
+    else
+      receive({
+        type: 'rules',
+        rules: rules.some((r) => r.id === saved.id)
+          ? rules.map((r) => (r.id === saved.id ? saved : r))
+          : [...rules, saved],
+      });
     return saved;
   };
 
@@ -116,6 +140,21 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
 
     async deleteRoute(routeId) {
       await api.deleteRoute({ routeId });
+    },
+
+    async createRule(fields) {
+      const { position } = fields;
+      return landRule(await api.createRule(fields), position !== undefined && position < deps.rules().length);
+    },
+
+    async updateRule(ruleId, changes) {
+      const { position } = changes;
+      const at = deps.rules().findIndex((r) => r.id === ruleId);
+      return landRule(await api.updateRule({ ruleId, changes }), position !== undefined && position !== at);
+    },
+
+    async deleteRule(ruleId) {
+      await api.deleteRule({ ruleId });
     },
 
     async connect(input) {

@@ -28,6 +28,7 @@ function controlled() {
       },
       apps: [appView('shop', state)],
       routes: [],
+      rules: [],
       settings: {} as Snapshot['settings'],
     });
   const push: ReaperListener = (event, seq) => listener(event, seq);

@@ -8,6 +8,7 @@ import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
 import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import type { Route } from '../../shared/routes.ts';
+import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { errorText } from '../lib/errors.ts';
@@ -46,6 +47,8 @@ export interface DashboardState extends ChangeActions {
   clock: ClockBase;
   apps: Record<string, AppView>;
   routes: Route[];
+  /** In their order of precedence. */
+  rules: Rule[];
   settings: Settings | null;
   view: View;
   filters: Filters;
@@ -124,7 +127,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         }
         return apps;
       };
-      let { routes, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
+      let { routes, rules, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
       const toasts: Toast[] = [];
       let show: string | null = null;
       for (const { event: e, seq } of events) {
@@ -138,7 +141,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'info',
-                text: `${apps[e.appId]!.name} was released: no enabled route manages it any more`,
+                text: `${apps[e.appId]!.name} was released: no enabled route or rule manages it any more`,
               });
             }
             delete own()[e.appId];
@@ -167,6 +170,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'routes':
             routes = e.routes;
             break;
+          case 'rules':
+            rules = e.rules;
+            break;
           case 'settings':
             settings = e.settings;
             break;
@@ -194,7 +200,18 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           delete unreachable[ownerId];
         }
       }
-      set({ apps, routes, settings, clock, history, selectedAppId, unreachable, status, historyEvents });
+      set({
+        apps,
+        routes,
+        rules,
+        settings,
+        clock,
+        history,
+        selectedAppId,
+        unreachable,
+        status,
+        historyEvents,
+      });
       for (const t of toasts) pushToast(t);
       // The desktop asked to show an app (a notification or a link was clicked).
       if (show) {
@@ -233,6 +250,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       clock: clockFrom(Date.now(), 1),
       apps: {},
       routes: [],
+      rules: [],
       settings: null,
       view: 'apps',
       filters: INITIAL_FILTERS,
@@ -289,6 +307,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             clock: clockFrom(snap.status.now, snap.status.timeScale),
             apps,
             routes: snap.routes,
+            rules: snap.rules,
             settings: snap.settings,
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
@@ -332,6 +351,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         receive: (event) => apply([{ event, seq: 0 }]),
         apps: () => get().apps,
         routes: () => get().routes,
+        rules: () => get().rules,
         setBusy(appId, action) {
           const busy = { ...get().busy };
           if (action) busy[appId] = action;

@@ -47,6 +47,8 @@ export function appView(name: string, state: ReaperState, fields: Partial<AppVie
     gracePeriodMs: HOUR,
     routeIds: [`route_${name}`],
     hasRanges: false,
+    ruleId: null,
+    group: null,
     ...fields,
   };
 }
@@ -103,7 +105,7 @@ export function fakeApi(
   const calls: FakeApi['calls'] = [];
   const byId = (appId: string) => apps.find((a) => a.appId === appId)!;
   const answers: Partial<Record<CallName, (input: never) => unknown>> = {
-    snapshot: () => ({ seq, status, apps, routes, settings }),
+    snapshot: () => ({ seq, status, apps, routes, rules: [], settings }),
     status: () => status,
     listApps: () => apps,
     getApp: ({ appId }: { appId: string }) => ({
@@ -124,6 +126,7 @@ export function fakeApi(
         start: { count: 3, medianMs: 45_000, worstMs: 70_000 },
         stop: { count: 0, medianMs: null, worstMs: null },
       },
+      group: null,
     }),
     history: () => options.history ?? [],
     reset: ({ appId }: { appId: string }) => byId(appId),

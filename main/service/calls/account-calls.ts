@@ -28,6 +28,7 @@ export function accountCalls(ctx: CallContext): HandlersOf<AccountCall> {
         status,
         apps: s ? ctx.views(s) : [],
         routes: s ? [...s.config.routes()] : [],
+        rules: s ? [...s.config.rules()] : [],
         settings: s ? s.config.settings() : DEFAULT_SETTINGS,
       };
     },

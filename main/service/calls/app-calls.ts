@@ -9,6 +9,7 @@ import { describeError } from '../../../shared/log.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
 import { transitionDurationsFrom } from '../../reports/durations.ts';
 import { type CallContext, type HandlersOf, recordOf } from './context.ts';
+import { groupView } from './rule-calls.ts';
 
 /** The longest "keep awake until". */
 const MAX_KEEP_AWAKE_MS = 30 * DAY;
@@ -35,6 +36,7 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
         traffic: s.traffic.appTraffic(appId),
         durations: await transitionDurationsFrom(s.store, appId),
         wakeSources: s.traffic.wakeSources(appId),
+        group: groupView(s, appId),
       };
       return detail;
     },
@@ -88,8 +90,18 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
 
     release: async ({ appId }) => {
       const s = ctx.need();
-      recordOf(s, appId);
-      const disabledRoutes = await s.config.save((c) => c.disableRoutesOf(appId));
+      const record = recordOf(s, appId);
+      const ruleManaged = Boolean(s.engine.routingOf(appId)?.ruleId);
+      const disabledRoutes = await s.config.save((c) => {
+        const disabled = c.disableRoutesOf(appId);
+        // A rule manages the app: a disabled route keeps it out of the rules (a route overrides them).
+        if (ruleManaged) {
+          disabled.push(
+            c.createRoute({ appId, ownerId: record.ownerId, enabled: false, label: 'kept out of the rules' }),
+          );
+        }
+        return disabled;
+      });
       await s.engine.releaseNow(appId);
       return { appId, disabledRoutes };
     },

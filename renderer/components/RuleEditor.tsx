@@ -1,0 +1,273 @@
+/**
+ * The rule editor: owner (or every owner), name pattern, place in the list, and the route template
+ * every matching app gets (grace period, must-be-up ranges, host names and group with placeholders,
+ * filters, a dry-run of its own). Before saving, it previews the apps the rule matches now and what
+ * saving would do to each (manage it, take it from another rule, or leave it to a rule that comes
+ * first or to its route). Checked with the shared schema, refusals land on their fields.
+ */
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { Owner, RulePreviewResult } from '../../shared/api.ts';
+import { InputError } from '../../shared/errors.ts';
+import { type Rule, ruleCreateSchema, ruleUpdateSchema } from '../../shared/rules.ts';
+import { type Problems, problemsFrom, type Unit } from '../lib/route-draft.ts';
+import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
+import { useApi, useDashboard } from '../store/context.tsx';
+import { errorText } from '../store/dashboard-store.ts';
+import { Switch } from './form.tsx';
+import { RouteRanges } from './RouteRanges.tsx';
+import { RulePreviewList } from './RulePreviewList.tsx';
+
+export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => void }) {
+  const api = useApi();
+  const rules = useDashboard((s) => s.rules);
+  const createRule = useDashboard((s) => s.createRule);
+  const updateRule = useDashboard((s) => s.updateRule);
+  const [draft, setDraft] = useState<RuleDraft>(() =>
+    ruleDraftOf(rule, rule ? rules.findIndex((r) => r.id === rule.id) : rules.length),
+  );
+  const [problems, setProblems] = useState<Problems>({});
+  const [saving, setSaving] = useState(false);
+  const [owners, setOwners] = useState<Owner[] | null>(null);
+  const [preview, setPreview] = useState<RulePreviewResult | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const id = useId();
+  const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  useEffect(() => {
+    api.listOwners().then(setOwners, () => setOwners([]));
+  }, [api]);
+
+  // The preview follows the draft (a moment after typing stops).
+  useEffect(() => {
+    const fields = ruleFieldsOf(draft);
+    const check = ruleCreateSchema.safeParse(fields);
+    if (!check.success) {
+      setPreview(null);
+      return;
+    }
+    let live = true;
+    const timer = setTimeout(() => {
+      api.previewRule({ ...fields, ...(rule ? { ruleId: rule.id } : {}) }).then(
+        (p) => {
+          if (!live) return;
+          setPreview(p);
+          setPreviewError(null);
+        },
+        (e: unknown) => live && setPreviewError(errorText(e)),
+      );
+    }, 300);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, draft, rule]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const fields = ruleFieldsOf(draft);
+    const check = (rule ? ruleUpdateSchema : ruleCreateSchema).safeParse(fields);
+    if (!check.success) {
+      setProblems(problemsFrom(InputError.fromZod(check.error)) ?? {});
+      return;
+    }
+    setProblems({});
+    setSaving(true);
+    try {
+      if (rule) await updateRule(rule.id, fields);
+      else await createRule(fields);
+      onDone();
+    } catch (error) {
+      setProblems(problemsFrom(error) ?? { form: [errorText(error)] });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const err = (field: string) => {
+    const messages = Object.entries(problems)
+      .filter(([f]) => f === field || f.startsWith(`${field}.`))
+      .flatMap(([, m]) => m);
+    return messages.length ? (
+      <span className="field-error" id={`${id}-${field}-err`}>
+        {messages.join('; ')}
+      </span>
+    ) : null;
+  };
+  const described = (field: string) =>
+    Object.keys(problems).some((f) => f === field || f.startsWith(`${field}.`))
+      ? { 'aria-describedby': `${id}-${field}-err`, 'aria-invalid': true }
+      : {};
+  const places = rule ? rules.length : rules.length + 1;
+
+  return (
+    <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+      <h2 id={`${id}-title`}>{rule ? `Edit the rule ${rule.label || rule.pattern}` : 'New rule'}</h2>
+      {problems.form && (
+        <p className="callout danger" role="alert">
+          {problems.form.join('; ')}
+        </p>
+      )}
+      <div className="grid">
+        <label htmlFor={`${id}-owner`}>Owner</label>
+        <div>
+          <select id={`${id}-owner`} value={draft.ownerId} onChange={(e) => set({ ownerId: e.target.value })}>
+            <option value="">Every owner</option>
+            {owners?.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+          {err('ownerId')}
+        </div>
+
+        <label htmlFor={`${id}-pattern`}>Name pattern</label>
+        <div>
+          <input
+            id={`${id}-pattern`}
+            value={draft.pattern}
+            placeholder="review-*, *-pr-*"
+            onChange={(e) => set({ pattern: e.target.value })}
+            {...described('pattern')}
+          />
+          <span className="hint">
+            * any characters, ? one; case-sensitive. Each wildcard is {'{1}'}, {'{2}'}… in the templates
+            below.
+          </span>
+          {err('pattern')}
+        </div>
+
+        <label htmlFor={`${id}-label`}>Label</label>
+        <div>
+          <input
+            id={`${id}-label`}
+            value={draft.label}
+            placeholder="optional: the pattern is shown when empty"
+            onChange={(e) => set({ label: e.target.value })}
+          />
+        </div>
+
+        <label htmlFor={`${id}-position`}>Precedence</label>
+        <div>
+          <select
+            id={`${id}-position`}
+            value={draft.position}
+            onChange={(e) => set({ position: Number(e.target.value) })}
+          >
+            {Array.from({ length: places }, (_, i) => i).map((i) => (
+              <option key={`place-${i}`} value={i}>
+                {i + 1}
+                {i === 0 ? ' (first: wins over the others)' : ''}
+              </option>
+            ))}
+          </select>
+          <span className="hint">The first rule that matches an app takes it; a route always wins.</span>
+        </div>
+
+        <span>Enabled</span>
+        <div>
+          <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
+            <span>{draft.enabled ? 'Matching apps are managed' : 'Disabled: its apps are released'}</span>
+          </Switch>
+        </div>
+
+        <span>Dry-run</span>
+        <div>
+          <Switch checked={draft.dryRun} onChange={(dryRun) => set({ dryRun })}>
+            <span>{draft.dryRun ? 'Its apps are only observed' : 'Its apps are put to sleep'}</span>
+          </Switch>
+        </div>
+
+        <label htmlFor={`${id}-grace`}>Grace period</label>
+        <div>
+          <span className="with-unit">
+            <input
+              id={`${id}-grace`}
+              inputMode="decimal"
+              value={draft.grace}
+              onChange={(e) => set({ grace: e.target.value })}
+              {...described('gracePeriodMs')}
+            />
+            <select
+              aria-label="Unit of the grace period"
+              value={draft.graceUnit}
+              onChange={(e) => set({ graceUnit: e.target.value as Unit })}
+            >
+              <option value="min">minutes</option>
+              <option value="h">hours</option>
+            </select>
+          </span>
+          {err('gracePeriodMs')}
+        </div>
+
+        <RouteRanges
+          id={id}
+          ranges={draft.ranges}
+          problems={problems}
+          update={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+        />
+
+        <label htmlFor={`${id}-hosts`}>Wake-proxy hosts</label>
+        <div>
+          <input
+            id={`${id}-hosts`}
+            value={draft.hosts}
+            placeholder="{name}.review.example.com"
+            onChange={(e) => set({ hosts: e.target.value })}
+            {...described('hosts')}
+          />
+          <span className="hint">
+            {'{name}'} and {'{1}'}… are made DNS-safe (lower case, dashes).
+          </span>
+          {err('hosts')}
+        </div>
+
+        <label htmlFor={`${id}-group`}>Group</label>
+        <div>
+          <input
+            id={`${id}-group`}
+            value={draft.group}
+            placeholder="pr-{2}"
+            onChange={(e) => set({ group: e.target.value })}
+            {...described('group')}
+          />
+          <span className="hint">Apps with the same group wake together and sleep when all may.</span>
+          {err('group')}
+        </div>
+
+        <label htmlFor={`${id}-paths`}>Ignore paths</label>
+        <div>
+          <input
+            id={`${id}-paths`}
+            value={draft.pathPrefixes}
+            placeholder="/health, /metrics"
+            onChange={(e) => set({ pathPrefixes: e.target.value })}
+            {...described('filters.pathPrefixes')}
+          />
+          {err('filters.pathPrefixes')}
+        </div>
+
+        <label htmlFor={`${id}-sources`}>Ignore sources</label>
+        <div>
+          <input
+            id={`${id}-sources`}
+            value={draft.sources}
+            placeholder="10.0.0.0/8"
+            onChange={(e) => set({ sources: e.target.value })}
+            {...described('filters.sources')}
+          />
+          {err('filters.sources')}
+        </div>
+      </div>
+      <RulePreviewList preview={preview} error={previewError} rules={rules} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : rule ? 'Save the rule' : 'Create the rule'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
