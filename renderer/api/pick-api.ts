@@ -18,7 +18,7 @@ export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true
   }
   const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
   if (!token) return { needsToken: true };
-  return { api: { ...createHttpClient({ baseUrl: '', token }), serverHost: win.location.host } };
+  return { api: createHttpClient({ baseUrl: '', token }) };
 }
 
 function unwrapConsole(answer: ConsoleEnvelope): ConsoleState {

@@ -16,6 +16,7 @@ import type {
   ConsoleState,
 } from '../../shared/team-console.ts';
 import { App } from '../App.tsx';
+import { createHttpClient } from '../api/http-client.ts';
 import { pickApi } from '../api/pick-api.ts';
 import { appView, fakeApi } from '../test/fake-api.ts';
 
@@ -88,6 +89,13 @@ describe("the dashboard's header says which reaper it talks to", () => {
       }),
     );
     expect(within(header()).getByTestId('mode-label').textContent).toBe('Team server · reaper.example.com');
+  });
+
+  it("the headless server's HTTP client knows its server: the base URL's, or the page's", () => {
+    expect(createHttpClient({ baseUrl: 'https://reaper.example.com:8443', token: 't' }).serverHost).toBe(
+      'reaper.example.com:8443',
+    );
+    expect(createHttpClient({ baseUrl: '', token: 't' }).serverHost).toBe(window.location.host);
   });
 
   it("the headless server's dashboard names its server", async () => {
