@@ -180,7 +180,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
-/** Clever Cloud sets these on every instance (APP_ID, INSTANCE_ID: its environment reference). */
+/**
+ * Clever Cloud sets these on every instance ("Set by the deployment process" in its documentation,
+ * content/doc/reference/reference-environment-variables.md, with PORT=8080).
+ */
 export function onCleverCloud(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.APP_ID && env.INSTANCE_ID);
 }
