@@ -42,6 +42,8 @@ export function BrowserApp({ initial }: { initial: { api: DashboardApi } | { nee
       />
     );
   }
+  // The desktop (a console of a team server) says a refused token in its banner and its Settings.
+  if (api.console) return <App api={api} />;
   return (
     <App
       api={api}

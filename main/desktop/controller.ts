@@ -8,6 +8,7 @@ import type { CallName, CallOutput, ReaperEvent, ReaperListener, SessionMode } f
 import { assertNever } from '../../shared/domain.ts';
 import { EventReplay } from '../../shared/event-replay.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { ConsoleState, TeamConnection } from '../../shared/team-console.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
 import { type NotificationPort, Notifier } from './notifications.ts';
@@ -47,6 +48,8 @@ export interface ControllerDeps {
   log?: Log;
   /** Real time between an event and the tray's redraw (events come in bursts). */
   trayDelayMs?: number;
+  /** The console's mode (console-mode.ts): the tray names the team server and says when it is lost. */
+  console?: { state(): ConsoleState; onState(listener: (state: ConsoleState) => void): () => void };
 }
 
 /** The tray is redrawn at most this often by default. */
@@ -59,6 +62,8 @@ export class DesktopController {
   private switches: { killSwitch: boolean; dryRun: boolean } | null = null;
   private mode: SessionMode = 'disconnected';
   private unsubscribe: (() => void) | null = null;
+  private offConsole: (() => void) | null = null;
+  private team: { host: string; connection: TeamConnection } | null = null;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private drawn = '';
   /** The snapshot, then the events heard meanwhile that it does not include. */
@@ -81,6 +86,16 @@ export class DesktopController {
   /** Listen to the service, and draw the tray from a first snapshot. */
   async start(): Promise<void> {
     this.unsubscribe = this.deps.service.subscribe((event, seq) => this.heard(event, seq));
+    if (this.deps.console) {
+      const follow = (state: ConsoleState) => {
+        this.team = state.mode === 'team' ? { host: state.host, connection: state.connection } : null;
+        this.drawTray();
+      };
+      this.offConsole = this.deps.console.onState(follow);
+      this.team = null;
+      const state = this.deps.console.state();
+      if (state.mode === 'team') this.team = { host: state.host, connection: state.connection };
+    }
     await this.refresh();
   }
 
@@ -88,6 +103,8 @@ export class DesktopController {
     this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.offConsole?.();
+    this.offConsole = null;
     this.notifier.dispose();
     if (this.trayTimer) clearTimeout(this.trayTimer);
     this.trayTimer = null;
@@ -279,7 +296,12 @@ export class DesktopController {
   }
 
   private compute(): TrayView {
-    const input = { mode: this.mode, apps: [...this.apps.values()], switches: this.switches };
+    const input = {
+      mode: this.mode,
+      apps: [...this.apps.values()],
+      switches: this.switches,
+      team: this.team,
+    };
     const status = trayStatus(input);
     const login = this.deps.login;
     return {

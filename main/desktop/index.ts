@@ -12,14 +12,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, Menu, powerMonitor, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
+import { ApiError } from '../../shared/api-errors.ts';
 import { CALL_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { CONSOLE_CHANNEL } from '../../shared/team-console.ts';
 import { startHttpServer } from '../server/http-server.ts';
 import { loadOrCreateToken } from '../server/token.ts';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { startRuntime } from '../service/runtime.ts';
 import { DESKTOP_USAGE, type DesktopArgs, findLink, parseDesktopArgs } from './args.ts';
-import { DesktopController } from './controller.ts';
+import { createConsoleHandler, pushConsoleState } from './console-ipc.ts';
+import { ConsoleMode } from './console-mode.ts';
+import { DesktopController, type ServicePort } from './controller.ts';
 import { APP_ID } from './identity.ts';
 import { createCallHandler, createReadyHandler, EventPipe, type Trust } from './ipc.ts';
 import { createLog } from './log.ts';
@@ -168,23 +172,45 @@ async function start(
   if (secrets.unavailable)
     log('warn', `${secrets.unavailable}: a pasted token cannot be kept across restarts`);
 
-  // The service, its events to the window's push channel from its first moment.
-  const pipe = new EventPipe();
-  const started: Promise<ReaperService> = startRuntime({
-    demo: args.demo,
-    scenario: args.scenario,
-    timeScale: args.timeScale,
-    dataDir,
-    apiUrl: null,
-    version: app.getVersion(),
+  // The service, its events to the window's push channel from its first moment: this computer's
+  // engine, or (team mode, console-mode.ts) a team server's API and event stream.
+  const teamStore = await SafeStorageSecrets.open({
+    file: join(dataDir, 'team-server.safe'),
+    safeStorage,
     log,
-    accountBackend: () => accountSettings,
-    secrets,
-    notices: () => notices,
-  }).then((service) => {
-    service.subscribe((event, seq) => pipe.push(event, seq));
-    return service;
   });
+  const pipe = new EventPipe();
+  let localService: ReaperService | null = null;
+  const mode = new ConsoleMode({
+    startLocal: async () => {
+      const service = await startRuntime({
+        demo: args.demo,
+        scenario: args.scenario,
+        timeScale: args.timeScale,
+        dataDir,
+        apiUrl: null,
+        version: app.getVersion(),
+        log,
+        accountBackend: () => accountSettings,
+        secrets,
+        notices: () => notices,
+      });
+      localService = service;
+      return {
+        call: (name, input) => service.call(name, input),
+        subscribe: (listener) => service.subscribe(listener),
+        reconcile: () => service.reconcile(),
+        close: async () => {
+          if (localService === service) localService = null;
+          await service.close();
+        },
+      };
+    },
+    store: teamStore,
+    log,
+  });
+  mode.subscribe((event, seq) => pipe.push(event, seq));
+  const started: Promise<ConsoleMode> = mode.start().then(() => mode);
 
   const icons = packaged ? join(process.resourcesPath, 'icons') : join(app.getAppPath(), 'build', 'icons');
   const window = new DashboardWindow({
@@ -202,11 +228,24 @@ async function start(
     CALL_CHANNEL,
     createCallHandler({ call: async (name, input) => (await started).call(name, input) }, trust, log),
   );
+  ipcMain.handle(
+    CONSOLE_CHANNEL,
+    createConsoleHandler(
+      {
+        state: () => mode.state(),
+        connect: async (input) => (await started).connect(input),
+        switchToLocal: async () => (await started).switchToLocal(),
+      },
+      trust,
+      log,
+    ),
+  );
+  pushConsoleState(mode, pipe);
   ipcMain.on(READY_CHANNEL, createReadyHandler(pipe, trust, log));
   // The window opens at once ("Loading the reaper…") while the service starts.
   if (!args.hidden && !args.link) window.open();
 
-  const service = await started;
+  await started;
   const prefs = {
     get: () => desktopPrefs(settings.store),
     update: (changes: Parameters<typeof updateDesktopPrefs>[1]) =>
@@ -219,10 +258,11 @@ async function start(
   );
   controller = new DesktopController({
     service: {
-      call: (name, input) => service.call(name, input),
-      subscribe: (listener) => service.subscribe(listener),
-      reconcile: () => service.reconcile(),
-    },
+      call: (name, input) => mode.call(name, input),
+      subscribe: (listener) => mode.subscribe(listener),
+      reconcile: () => mode.reconcile(),
+    } as ServicePort,
+    console: mode,
     window,
     tray,
     pipe,
@@ -236,12 +276,23 @@ async function start(
   hooks.setController(controller);
   powerMonitor.on('resume', () => void controller?.resumed());
 
-  // --admin-port: the admin API of the headless server, on loopback, for scripts (and tests).
+  // --admin-port: the admin API of the headless server, on loopback, for scripts (and tests): the
+  // local engine's (in team mode, the team server's own API is the one to use).
   let admin: Awaited<ReturnType<typeof startHttpServer>> | null = null;
   if (args.adminPort !== null) {
     const token = loadOrCreateToken(dataDir);
+    const local = (): ReaperService => {
+      if (!localService) throw new ApiError('unavailable', "team mode: use the team server's admin API");
+      return localService;
+    };
     admin = await startHttpServer({
-      backend: service,
+      backend: {
+        call: (name, input) => local().call(name, input),
+        subscribe: (listener) => mode.subscribe(listener),
+        clock: () => localService?.clock() ?? { now: Date.now(), timeScale: 1 },
+        metricsText: () => local().metricsText(),
+        historyExport: (raw) => local().historyExport(raw),
+      },
       token: token.token,
       host: '127.0.0.1',
       port: args.adminPort,
@@ -264,7 +315,9 @@ async function start(
       controller?.stop();
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, QUIT_TIMEOUT_MS).unref());
       await Promise.race([
-        Promise.allSettled([admin?.close(), service.close(), secrets.flush()]).then(() => undefined),
+        Promise.allSettled([admin?.close(), mode.close(), secrets.flush(), teamStore.flush()]).then(
+          () => undefined,
+        ),
         timeout,
       ]);
       tray.destroy();

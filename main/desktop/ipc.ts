@@ -141,6 +141,20 @@ export class EventPipe {
     }
   }
 
+  /**
+   * A message outside the events' sequence (the console's mode, team-console.ts), to a page that
+   * listens now; a page that loads later asks for it.
+   */
+  signal(channel: string, payload: unknown): void {
+    const target = this.target;
+    if (!this.ready || !target || target.isDestroyed()) return;
+    try {
+      target.send(channel, payload);
+    } catch {
+      // The page went away: it asks again when it loads.
+    }
+  }
+
   /** How many events wait for the page (for tests and diagnostics). */
   get waiting(): number {
     return this.held.length;

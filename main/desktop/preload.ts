@@ -1,6 +1,7 @@
 /**
  * The preload of the dashboard's window: exposes `window.reaper`, the ReaperBridge (one function per
- * call, see shared/ipc.ts), and nothing else. Never ipcRenderer itself: the page can only make the
+ * call, see shared/ipc.ts) with its `console` (local engine or team server, shared/team-console.ts),
+ * and nothing else. Never ipcRenderer itself: the page can only make the
  * calls of the contract, on the one channel the main side checks.
  *
  * Sandboxed (contextIsolation, sandbox, no Node): bundled into one CommonJS file that requires only
@@ -10,6 +11,13 @@ import { contextBridge, ipcRenderer } from 'electron';
 import type { ReaperEvent, ReaperListener } from '../../shared/api.ts';
 import type { Envelope } from '../../shared/api-errors.ts';
 import { bridgeFromInvoke, CALL_CHANNEL, EVENT_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import {
+  CONSOLE_CHANNEL,
+  CONSOLE_STATE_CHANNEL,
+  type ConsoleBridge,
+  type ConsoleEnvelope,
+  type ConsoleState,
+} from '../../shared/team-console.ts';
 
 const listeners = new Set<ReaperListener>();
 let listening = false;
@@ -35,10 +43,33 @@ function subscribe(listener: ReaperListener): () => void {
   };
 }
 
-contextBridge.exposeInMainWorld(
-  'reaper',
-  bridgeFromInvoke(
+const consoleListeners = new Set<(state: ConsoleState) => void>();
+let consoleListening = false;
+const invokeConsole = (op: string, input?: unknown) =>
+  ipcRenderer.invoke(CONSOLE_CHANNEL, op, input ?? {}) as Promise<ConsoleEnvelope>;
+
+const consoleBridge: ConsoleBridge = {
+  get: () => invokeConsole('get'),
+  connect: (input) => invokeConsole('connect', { url: input.url, token: input.token }),
+  switchToLocal: () => invokeConsole('local'),
+  onState(listener) {
+    consoleListeners.add(listener);
+    if (!consoleListening) {
+      consoleListening = true;
+      ipcRenderer.on(CONSOLE_STATE_CHANNEL, (_event, state: ConsoleState) => {
+        for (const l of consoleListeners) l(state);
+      });
+    }
+    return () => {
+      consoleListeners.delete(listener);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('reaper', {
+  ...bridgeFromInvoke(
     (name, input) => ipcRenderer.invoke(CALL_CHANNEL, name, input) as Promise<Envelope<unknown>>,
     subscribe,
   ),
-);
+  console: consoleBridge,
+});

@@ -19,7 +19,14 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import { assertNever } from '../../shared/domain.ts';
-import { statusLabel, type TrayApp, type TrayInput, type TrayStatus } from './tray-status.ts';
+import {
+  statusLabel,
+  type TrayApp,
+  type TrayInput,
+  type TrayStatus,
+  teamTrouble,
+  trayTitle,
+} from './tray-status.ts';
 
 export type TrayAction =
   | { kind: 'open-dashboard' }
@@ -86,11 +93,13 @@ function more(count: number): MenuSpec {
 
 export function trayMenu(input: TrayMenuInput): MenuSpec[] {
   const items: MenuSpec[] = [];
-  const title = input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
+  const title = trayTitle(input);
+  const trouble = teamTrouble(input);
   items.push({
     type: 'normal',
-    label:
-      input.mode === 'disconnected'
+    label: trouble
+      ? `${title}: ${trouble}`
+      : input.mode === 'disconnected'
         ? `${title}: no account connected`
         : `${title}: ${statusLabel(input.status)}`,
     enabled: false,

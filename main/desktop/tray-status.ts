@@ -13,6 +13,7 @@ import {
   type ReaperState,
   STATES_BY_URGENCY,
 } from '../../shared/domain.ts';
+import type { TeamConnection } from '../../shared/team-console.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
 export type TrayStatus = (typeof TRAY_STATUSES)[number];
@@ -29,9 +30,27 @@ export interface TrayInput {
   mode: SessionMode;
   apps: readonly TrayApp[];
   switches: { killSwitch: boolean; dryRun: boolean } | null;
+  /** Team mode: the server followed, and whether its event stream is up. */
+  team?: { host: string; connection: TeamConnection } | null;
+}
+
+/** Team mode without the server's stream: what the tray shows may be out of date. */
+export function teamTrouble(input: TrayInput): string | null {
+  const team = input.team;
+  if (!team || team.connection === 'live') return null;
+  return team.connection === 'unauthorized'
+    ? `${team.host} refused the admin token`
+    : `disconnected from ${team.host}, reconnecting…`;
+}
+
+export function trayTitle(input: TrayInput): string {
+  if (input.team) return `Clever Reaper (team server ${input.team.host})`;
+  return input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
 }
 
 export function trayStatus(input: TrayInput): TrayStatus {
+  // Out of touch with the team server: grey, as paused (what the server does is not seen).
+  if (teamTrouble(input)) return 'paused';
   if (input.apps.some((a) => a.state === 'Error')) return 'error';
   if (input.switches?.killSwitch) return 'paused';
   if (input.switches?.dryRun) return 'dry-run';
@@ -43,8 +62,10 @@ export function trayStatus(input: TrayInput): TrayStatus {
 export const TOOLTIP_MAX = 127;
 
 export function trayTooltip(input: TrayInput): string {
-  const title = input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
-  if (input.mode === 'disconnected') return `${title}: no Clever Cloud account connected`;
+  const title = trayTitle(input);
+  const trouble = teamTrouble(input);
+  if (trouble) return clip(`${title}: ${trouble}`);
+  if (input.mode === 'disconnected') return clip(`${title}: no Clever Cloud account connected`);
   const counts = new Map<ReaperState, number>();
   for (const app of input.apps) counts.set(app.state, (counts.get(app.state) ?? 0) + 1);
   const parts = STATES_BY_URGENCY.filter((s) => counts.get(s)).map(
@@ -58,6 +79,10 @@ export function trayTooltip(input: TrayInput): string {
   const text = `${title}: ${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${
     flags.length ? ` · ${flags.join(' · ')}` : ''
   }`;
+  return clip(text);
+}
+
+function clip(text: string): string {
   return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
 }
 

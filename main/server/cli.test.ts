@@ -15,6 +15,7 @@ describe('the serve command line', () => {
       timeOrigin: null,
       allowedHosts: [],
       caps: {},
+      onePort: false,
     });
   });
 

@@ -1,9 +1,12 @@
 /**
- * `npm run serve -- [--demo] [--scenario NAME] [--time-scale N] [--port N] [--host ADDR]
+ * `npm run serve -- [--demo] [--scenario NAME] [--time-scale N] [--port N] [--host ADDR] [--one-port]
  *                   [--allowed-host NAME]... [--data-dir DIR] [--api-url URL] [connection caps]`
  *
  * Runs the engine, the admin API and the dashboard, and prints the dashboard's URL. Runs on Node 24
  * straight from the TypeScript sources (`node main/server/cli.ts`).
+ *
+ * Where a platform runs it (Clever Cloud, a container): `PORT` set means that port, on 0.0.0.0, and
+ * one port for everything (the wake proxy for every Host but the server's own names).
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -36,8 +39,12 @@ const USAGE = `Usage: npm run serve -- [options]
   --time-scale N      time runs N times faster (default: 1): the demo, or an account on a
                       simulator run apart (--api-url) with the same --time-scale and --time-origin
   --time-origin MS    the instant (epoch ms) both clocks count from, so that processes agree
-  --port N            port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
-  --host ADDR         address to listen on (default: 127.0.0.1, loopback only)
+  --port N            port to listen on (default: $PORT, else ${DEFAULT_PORT}; 0 picks a free one)
+  --host ADDR         address to listen on (default: 0.0.0.0 when $PORT is set, else 127.0.0.1,
+                      loopback only)
+  --one-port          serve the wake proxy on this port too: a Host that is not the server's own
+                      (--allowed-host, its addresses, loopback) goes to the wake proxy
+                      (default: on when $PORT is set, as on Clever Cloud)
   --allowed-host NAME a host name the dashboard and admin API are reached by (repeatable; also
                       $REAPER_ALLOWED_HOSTS, comma-separated). When set, only these names, the
                       server's own addresses and loopback pass the Host check (DNS rebinding);
@@ -82,6 +89,7 @@ export type CliOptions = Pick<
   | 'timeOrigin'
   | 'allowedHosts'
   | 'caps'
+  | 'onePort'
 >;
 
 /** The options of a command line, or a message saying what is wrong with it. */
@@ -96,7 +104,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'time-scale': { type: 'string' },
       'time-origin': { type: 'string' },
       port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
+      host: { type: 'string' },
+      'one-port': { type: 'boolean', default: false },
       'allowed-host': { type: 'string', multiple: true },
       ...Object.fromEntries(Object.keys(CAP_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
       'data-dir': { type: 'string' },
@@ -106,10 +115,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     },
   });
   if (values.help) return { help: true };
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port: '${values.port}' is not a port number (0 to 65535)`);
+  // A platform's PORT (Clever Cloud sets 8080) says where it sends the traffic: every address.
+  const platformPort = env.PORT !== undefined && env.PORT.trim() !== '' ? env.PORT.trim() : undefined;
+  const given = values.port ?? platformPort;
+  const port = given === undefined ? DEFAULT_PORT : Number(given);
+  if (!/^\d+$/.test(given ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) {
+    const from = values.port === undefined ? 'PORT (environment)' : '--port';
+    throw new Error(`${from}: '${given}' is not a port number (0 to 65535)`);
   }
+  const host = values.host ?? (platformPort !== undefined ? '0.0.0.0' : '127.0.0.1');
   const timeScale = values['time-scale'] === undefined ? 1 : Number(values['time-scale']);
   if (!Number.isFinite(timeScale) || timeScale <= 0 || timeScale > 1000) {
     throw new Error(`--time-scale: '${values['time-scale']}' is not a number from 0 to 1000`);
@@ -161,7 +175,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   return {
     demo: values.demo,
     scenario: scenario as ScenarioName,
-    host: values.host,
+    host,
     port,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir(env),
     apiUrl,
@@ -170,7 +184,51 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     allowedHosts,
     caps,
     ...(database ? { database: database.url } : {}),
+    onePort: values['one-port'] || platformPort !== undefined,
   };
+}
+
+/**
+ * Clever Cloud sets these on every instance ("Set by the deployment process" in its documentation,
+ * content/doc/reference/reference-environment-variables.md, with PORT=8080).
+ */
+export function onCleverCloud(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.APP_ID && env.INSTANCE_ID);
+}
+
+/**
+ * What a server should say at start about where it runs: an instance's disk on Clever Cloud is lost
+ * at each deployment and restart (and each instance has its own), so without a shared datastore the
+ * routes, settings, states and history go with it.
+ */
+export function startupWarnings(
+  options: Pick<CliOptions, 'host' | 'allowedHosts' | 'onePort'>,
+  env: NodeJS.ProcessEnv,
+  hasDatabase: boolean,
+): string[] {
+  const warnings: string[] = [];
+  if (onCleverCloud(env) && !hasDatabase) {
+    warnings.push(
+      'on Clever Cloud without --database: the data folder is lost at each deployment or restart, and ' +
+        'each instance has its own (routes, settings, history); link a PostgreSQL add-on (team mode)',
+    );
+  }
+  if (onCleverCloud(env) && !env.REAPER_ADMIN_TOKEN) {
+    warnings.push('on Clever Cloud without REAPER_ADMIN_TOKEN: the admin token changes at each deployment');
+  }
+  if (!isLoopback(options.host)) {
+    warnings.push(`listening on ${options.host}: the admin API is reachable from the network`);
+    const wildcard = options.host === '0.0.0.0' || options.host === '::';
+    if ((options.allowedHosts ?? []).length === 0 && wildcard) {
+      warnings.push(
+        options.onePort
+          ? 'one port and no --allowed-host: every Host name goes to the wake proxy; the dashboard answers ' +
+              "to the server's addresses only (name its domain with --allowed-host or REAPER_ALLOWED_HOSTS)"
+          : 'any Host name is accepted: name the ones it is reached by with --allowed-host',
+      );
+    }
+  }
+  return warnings;
 }
 
 /**
@@ -274,12 +332,12 @@ async function main(): Promise<void> {
       '[warn] --time-scale without --time-origin: dates disagree with a simulator run apart unless both get the same --time-origin',
     );
   }
-  if (!isLoopback(options.host)) {
-    console.warn(`[warn] listening on ${options.host}: the admin API is reachable from the network`);
-    if ((options.allowedHosts ?? []).length === 0 && (options.host === '0.0.0.0' || options.host === '::')) {
-      console.warn('[warn] any Host name is accepted: name the ones it is reached by with --allowed-host');
-    }
+  if (options.onePort) {
+    const names = (options.allowedHosts ?? []).join(', ') || "the server's addresses";
+    console.log(`Wake proxy: on this port too, for every Host but ${names}`);
   }
+  for (const warning of startupWarnings(options, process.env, Boolean(options.database)))
+    console.warn(`[warn] ${warning}`);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) process.exit(1);

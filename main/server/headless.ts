@@ -2,14 +2,21 @@
  * The headless server, built from its parts: data directory and admin token, the service (demo or
  * account sessions), the HTTP transport. A function of its dependencies, so tests start it
  * in-process on port 0 with a clock of their own.
+ *
+ * On one port (`onePort`, as on Clever Cloud, where an app has one public HTTP port): the Hosts that
+ * name the server (its allowed hosts, its addresses, loopback) get the dashboard and the admin API,
+ * every other Host goes to the wake proxy, which routes it to the app of the route naming it. The wake
+ * proxy still listens on its own port too (Settings), where nothing outside reaches it.
  */
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
 import { defaultLimits, type ProxyLimits, setProxyLimits } from '../traffic/limits.ts';
 import { startHttpServer } from './http-server.ts';
+import { type ReadinessCheck, readiness, serviceChecks } from './readiness.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
 export interface HeadlessOptions extends RuntimeOptions {
@@ -22,6 +29,13 @@ export interface HeadlessOptions extends RuntimeOptions {
   allowedHosts?: string[];
   /** Connection caps (default: limits.ts); the wake proxy's apply to every wake proxy of the process. */
   caps?: Partial<ConnectionCaps>;
+  /** Serve the wake proxy on this port too, for every Host that is not the server's own. */
+  onePort?: boolean;
+  /**
+   * More checks of GET /readyz, after the engine's and the datastore's (readiness.ts): team mode's
+   * leases add theirs here.
+   */
+  readinessChecks?: ReadinessCheck[];
 }
 
 export type ConnectionCaps = Pick<
@@ -51,8 +65,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const token = loadOrCreateToken(options.dataDir, env);
   const { adminMaxConnections: defaultAdminCap, ...proxyDefaults } = defaultLimits();
   const { adminMaxConnections = defaultAdminCap, ...proxyCaps } = options.caps ?? {};
-  setProxyLimits({ ...proxyDefaults, ...proxyCaps });
+  const limits = { ...proxyDefaults, ...proxyCaps };
+  setProxyLimits(limits);
   const service = await startRuntime({ ...options, env });
+  const checks = [...serviceChecks(service), ...(options.readinessChecks ?? [])];
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
@@ -68,7 +84,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           .split(',')
           .map((h) => h.trim().toLowerCase())
           .filter(Boolean),
-      maxConnections: adminMaxConnections,
+      // On one port, the wake proxy's visitors come through this server's connections too.
+      maxConnections: adminMaxConnections + (options.onePort ? limits.maxConnections : 0),
+      readiness: () => readiness(checks),
+      ...(options.onePort ? { otherHosts: (req, res) => toWakeProxy(service, req, res) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
   } catch (error) {
@@ -85,4 +104,19 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       await service.close();
     },
   };
+}
+
+/** A request for another Host, on one port: the wake proxy's, or 404 while no route names a host. */
+function toWakeProxy(service: ReaperService, req: IncomingMessage, res: ServerResponse): void {
+  const proxy = service.current?.traffic.wakeProxy;
+  if (proxy) {
+    proxy.serve(req, res);
+    return;
+  }
+  const text = 'Clever Reaper: no app is routed for this host';
+  res.writeHead(404, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
 }

@@ -2,6 +2,12 @@
  * The HTTP transport of the ReaperApi: the admin API under /api (JSON, bearer token), the event
  * stream (server-sent events) and the built dashboard. node:http only.
  *
+ * Also `GET /healthz` (200 "ok" while the process serves) and `GET /readyz` (200 "ready", or 503 and
+ * a one-word reason), with no token and no detail, for platforms and load balancers. With
+ * `otherHosts` (one port for everything, as on Clever Cloud), a request whose Host is not one of the
+ * server's own names (its allowed hosts, its addresses, loopback) is handed over untouched: to the
+ * wake proxy.
+ *
  * Routing comes from the shared table (shared/api-http.ts) that the dashboard's client also uses;
  * validation, errors and behaviour are the service's (the same for the IPC transport).
  */
@@ -58,8 +64,20 @@ export interface HttpServerOptions {
   allowedHosts?: string[];
   /** Connections held at once (the wake proxy has caps of its own); default 256. */
   maxConnections?: number;
+  /** GET /readyz: null when ready, else a one-word reason (readiness.ts); without it, always ready. */
+  readiness?: () => Promise<string | null>;
+  /**
+   * One port for the dashboard, the API and the wake proxy: a request for a Host that is not this
+   * server's own (allowedHosts, its addresses, loopback) goes here, before any header is set.
+   */
+  otherHosts?: (req: IncomingMessage, res: ServerResponse) => void;
   log?: Log;
 }
+
+/** Liveness: 200 "ok" while the process serves HTTP. */
+export const HEALTH_PATH = '/healthz';
+/** Readiness: 200 "ready", or 503 with a one-word reason. */
+export const READY_PATH = '/readyz';
 
 export interface RunningHttpServer {
   /** The server's base URL, e.g. http://127.0.0.1:7410 */
@@ -80,6 +98,10 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const streams = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
+    if (options.otherHosts && !isOwnHost(hostOf(req), options.host, options.allowedHosts ?? [])) {
+      options.otherHosts(req, res);
+      return;
+    }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       const body = toErrorBody(error);
@@ -96,6 +118,20 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   server.maxConnections = options.maxConnections ?? 256;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const probe = (req.url ?? '/').split('?')[0];
+    if (probe === HEALTH_PATH || probe === READY_PATH) {
+      // Before the Host check: a platform's probe names whatever it likes, and the answer holds nothing.
+      res.setHeader('cache-control', 'no-store');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, ['GET']);
+      const reason = probe === READY_PATH && options.readiness ? await options.readiness() : null;
+      const text = reason ?? (probe === READY_PATH ? 'ready' : 'ok');
+      res.writeHead(reason === null ? 200 : 503, {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
     const refused = refuseForeign(req, options.host, options.allowedHosts ?? []);
     if (refused) {
       sendError(res, { error: { code: 'forbidden', message: refused } });
@@ -287,12 +323,39 @@ function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The addresses of this machine's interfaces, as a Host header names them. */
+let addresses: { found: Set<string>; at: number } | null = null;
+
+/** The addresses of this machine's interfaces, as a Host header names them (read every 10 s at most). */
 function interfaceAddresses(): Set<string> {
+  const now = Date.now();
+  if (addresses && now - addresses.at < 10_000) return addresses.found;
   const found = new Set<string>();
   for (const list of Object.values(networkInterfaces()))
     for (const a of list ?? []) found.add(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
+  addresses = { found, at: now };
   return found;
+}
+
+/** The Host a request names, lowercase, without its port or a final dot. */
+function hostOf(req: IncomingMessage): string {
+  return (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * A Host that names this server: its bound address, loopback, an allowed name, or (bound to every
+ * address) one of the machine's addresses.
+ */
+export function isOwnHost(host: string, boundHost: string, allowedHosts: readonly string[]): boolean {
+  if (!host) return false;
+  const ownAddress =
+    host === boundHost.toLowerCase() || (boundHost.includes(':') && host === `[${boundHost}]`);
+  const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
+  return (
+    ownAddress ||
+    isLoopback(host) ||
+    allowedHosts.includes(host) ||
+    (wildcard && interfaceAddresses().has(host))
+  );
 }
 
 /**
@@ -308,14 +371,9 @@ export function refuseForeign(
   allowedHosts: readonly string[],
 ): string | null {
   const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-  const ownAddress =
-    host === boundHost.toLowerCase() || (boundHost.includes(':') && host === `[${boundHost}]`);
   const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
   const acceptable =
-    ownAddress ||
-    isLoopback(host) ||
-    allowedHosts.includes(host) ||
-    (wildcard && (allowedHosts.length === 0 || interfaceAddresses().has(host)));
+    isOwnHost(host, boundHost, allowedHosts) || (wildcard && allowedHosts.length === 0 && host !== '');
   if (!host || !acceptable) {
     return `this server only answers to its own address, not '${host.slice(0, 100)}' (name it with --allowed-host or REAPER_ALLOWED_HOSTS)`;
   }

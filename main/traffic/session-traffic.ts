@@ -101,6 +101,11 @@ export class SessionTraffic {
     });
   }
 
+  /** The wake proxy while it runs (the headless server on one port hands it the other Hosts). */
+  get wakeProxy(): WakeProxy | null {
+    return this.proxy?.instance ?? null;
+  }
+
   proxyStatus(): WakeProxyStatus {
     return { url: this.proxy?.url ?? null, problem: this.problem };
   }

@@ -115,18 +115,7 @@ export class WakeProxy {
   }
 
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
-    const server = createServer({ requireHostHeader: true }, (req, res) => {
-      const failed = (error: unknown) => {
-        this.options.log?.('warn', `wake proxy: ${describeError(error)}`);
-        if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
-        else res.destroy();
-      };
-      try {
-        this.handle(req, res)?.catch(failed);
-      } catch (error) {
-        failed(error);
-      }
-    });
+    const server = createServer({ requireHostHeader: true }, (req, res) => this.serve(req, res));
     // CONNECT never reaches the request handler: refuse it here (not a forward proxy).
     server.on('connect', (_req, socket) => {
       socket.end('HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
@@ -163,6 +152,23 @@ export class WakeProxy {
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * Answer one request: its own listener's, or one another server hands over (the headless server on
+   * one port, for the Hosts that are not its own).
+   */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    const failed = (error: unknown) => {
+      this.options.log?.('warn', `wake proxy: ${describeError(error)}`);
+      if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
+      else res.destroy();
+    };
+    try {
+      this.handle(req, res)?.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** The app a Host routes to (enabled routes, then the apps rules manage). */

@@ -6,9 +6,21 @@
 import type { ReaperApi } from '../../shared/api.ts';
 import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
 import type { ReaperBridge } from '../../shared/ipc.ts';
+import type { ConnectInput, ConsoleBridge, ConsoleState } from '../../shared/team-console.ts';
 import type { StreamState } from './sse.ts';
 
 export type ConnectionState = StreamState;
+
+/**
+ * The desktop app's mode: its own engine, or a console of a team server (shared/team-console.ts).
+ * A refusal is an ApiError with the field (`url`, `token`) of each problem.
+ */
+export interface ConsoleControl {
+  state(): Promise<ConsoleState>;
+  onState(listener: (state: ConsoleState) => void): () => void;
+  connect(input: ConnectInput): Promise<ConsoleState>;
+  switchToLocal(): Promise<ConsoleState>;
+}
 
 export interface DashboardApi extends ReaperApi {
   /** The state of the event stream, for a transport that has one (HTTP); IPC is always connected. */
@@ -18,11 +30,18 @@ export interface DashboardApi extends ReaperApi {
    * the dashboard offers the download when this is there.
    */
   exportHistory?(format: ExportFormat, filter: HistoryFilter): Promise<{ blob: Blob; filename: string }>;
+  /** The desktop app: local engine or team server, and the switch between them. */
+  console?: ConsoleControl;
+  /** The headless server's dashboard: the host (and port) of the server it talks to. */
+  serverHost?: string;
 }
 
 declare global {
   interface Window {
-    /** Exposed by the desktop shell's preload: the ReaperApi over IPC, as envelopes (shared/ipc.ts). */
-    reaper?: ReaperBridge;
+    /**
+     * Exposed by the desktop shell's preload: the ReaperApi over IPC, as envelopes (shared/ipc.ts),
+     * and the console's mode (shared/team-console.ts).
+     */
+    reaper?: ReaperBridge & { console?: ConsoleBridge };
   }
 }

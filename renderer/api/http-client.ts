@@ -110,6 +110,7 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
   return {
     ...calls,
     subscribe,
+    serverHost: serverHostOf(options.baseUrl),
     async exportHistory(format, filter) {
       const query = new URLSearchParams({ format });
       for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== null) query.set(k, String(v));
@@ -143,4 +144,10 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
       return () => connectionListeners.delete(listener);
     },
   };
+}
+
+/** The host (and port) of the server: the base URL's, or the page's own origin's. */
+function serverHostOf(baseUrl: string): string | undefined {
+  if (URL.canParse(baseUrl)) return new URL(baseUrl).host;
+  return typeof location === 'undefined' ? undefined : location.host;
 }

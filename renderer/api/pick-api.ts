@@ -1,13 +1,56 @@
 /** Which transport the dashboard talks through: the desktop's preload, or HTTP with a token. */
+import { ApiError, type ErrorCode, fromErrorBody } from '../../shared/api-errors.ts';
+import type { FieldProblem } from '../../shared/errors.ts';
 import { apiFromBridge } from '../../shared/ipc.ts';
-import type { DashboardApi } from './dashboard-api.ts';
+import type { ConsoleBridge, ConsoleEnvelope, ConsoleState } from '../../shared/team-console.ts';
+import type { ConnectionState, ConsoleControl, DashboardApi } from './dashboard-api.ts';
 import { createHttpClient } from './http-client.ts';
 import { takeTokenFromLocation } from './token.ts';
 
 /** The desktop bridge when there is one; else the HTTP client, once a token is known. */
 export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true } {
-  if (win.reaper) return { api: apiFromBridge(win.reaper) };
+  if (win.reaper) {
+    const api = apiFromBridge(win.reaper);
+    const bridge = win.reaper.console;
+    if (!bridge) return { api };
+    const control = consoleFromBridge(bridge);
+    return { api: { ...api, console: control, onConnection: (listener) => connectionOf(control, listener) } };
+  }
   const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
   if (!token) return { needsToken: true };
   return { api: createHttpClient({ baseUrl: '', token }) };
+}
+
+function unwrapConsole(answer: ConsoleEnvelope): ConsoleState {
+  if (answer.ok) return answer.value;
+  const error = answer.error as { code: string; message: string; problems?: FieldProblem[] };
+  return raise(error);
+}
+
+function raise(error: { code: string; message: string; problems?: FieldProblem[] }): never {
+  throw fromErrorBody({
+    error: { code: error.code as ErrorCode, message: error.message, problems: error.problems ?? [] },
+  });
+}
+
+export function consoleFromBridge(bridge: ConsoleBridge): ConsoleControl {
+  return {
+    state: async () => unwrapConsole(await bridge.get()),
+    onState: (listener) => bridge.onState(listener),
+    connect: async (input) => unwrapConsole(await bridge.connect(input)),
+    switchToLocal: async () => unwrapConsole(await bridge.switchToLocal()),
+  };
+}
+
+/**
+ * The connection the dashboard shows, in the desktop: always live on this computer's engine; in team
+ * mode, the state of the team server's event stream (the main process follows it).
+ */
+function connectionOf(control: ConsoleControl, listener: (state: ConnectionState) => void): () => void {
+  const tell = (state: ConsoleState) => listener(state.mode === 'team' ? state.connection : 'live');
+  const off = control.onState(tell);
+  control.state().then(tell, (error: unknown) => {
+    if (!(error instanceof ApiError)) throw error;
+  });
+  return off;
 }

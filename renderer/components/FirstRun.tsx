@@ -5,12 +5,14 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ConnectInput } from '../../shared/api.ts';
 import { problemsOf } from '../../shared/api-errors.ts';
-import { useDashboard } from '../store/context.tsx';
+import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Logo } from './icons.tsx';
+import { TeamServerPanel } from './TeamServer.tsx';
 
 export function FirstRun() {
   const status = useDashboard((s) => s.status);
+  const teamMode = useApi().console !== undefined;
   const startDemo = useDashboard((s) => s.startDemo);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -59,6 +61,7 @@ export function FirstRun() {
           </p>
         )}
       </div>
+      {teamMode && <TeamServerPanel />}
     </main>
   );
 }

@@ -13,6 +13,7 @@ import { errorText } from '../store/dashboard-store.ts';
 import { ConnectAccount } from './FirstRun.tsx';
 import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from './form.tsx';
 import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
+import { TeamServerPanel } from './TeamServer.tsx';
 
 type PaceKey =
   | 'intervalMs'
@@ -76,6 +77,7 @@ export function SettingsView() {
       <div className="view-head">
         <h1 id="settings-title">Settings</h1>
       </div>
+      <TeamServerPanel />
       <Switches settings={settings} />
       <Paces settings={settings} />
       <WakeProxySettings settings={settings} />

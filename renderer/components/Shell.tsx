@@ -10,6 +10,7 @@ import { useDashboard } from '../store/context.tsx';
 import type { View } from '../store/dashboard-store.ts';
 import { AppsView } from './AppsView.tsx';
 import { CloseIcon, Logo, StateIcon } from './icons.tsx';
+import { ModeLabel, useConsoleState } from './TeamServer.tsx';
 
 // The first screen is the apps table: every other view, the details panel and the first-run screen
 // are chunks of their own, fetched when first shown (bench/dashboard.ts: first render).
@@ -150,6 +151,7 @@ function Header() {
         ))}
       </ul>
       <div className="status">
+        <ModeLabel />
         {status?.mode === 'demo' && (
           <span className="mode" title="The embedded simulator stands in for Clever Cloud">
             Demo{status.timeScale !== 1 ? ` · time ×${status.timeScale}` : ''}
@@ -171,6 +173,8 @@ function Banners() {
   const unreachable = useDashboard((s) => s.unreachable);
   const problems = useDashboard((s) => s.status?.problems ?? []);
   const apps = useDashboard((s) => s.apps);
+  const team = useConsoleState();
+  const server = team?.mode === 'team' ? team.host : null;
   const ownerName = (ownerId: string) =>
     Object.values(apps).find((a) => a.ownerId === ownerId)?.ownerName ?? ownerId;
   return (
@@ -199,9 +203,13 @@ function Banners() {
       )}
       {(connection === 'reconnecting' || connection === 'unauthorized') && (
         <div className="banner warn" role="alert">
-          {connection === 'unauthorized'
-            ? 'The admin token was refused: open the URL the server printed, or paste the token again.'
-            : 'The connection to the reaper is lost: reconnecting… (what you see may be out of date)'}
+          {server
+            ? connection === 'unauthorized'
+              ? `The team server ${server} refused the admin token: connect again with a valid one (Settings, Team server).`
+              : `Disconnected from the team server ${server}: reconnecting… (what you see may be out of date)`
+            : connection === 'unauthorized'
+              ? 'The admin token was refused: open the URL the server printed, or paste the token again.'
+              : 'The connection to the reaper is lost: reconnecting… (what you see may be out of date)'}
         </div>
       )}
       {Object.entries(unreachable).map(([ownerId, u]) => (

@@ -1,0 +1,78 @@
+/**
+ * Readiness, for platforms and load balancers (`GET /readyz`): a list of named checks, each
+ * answering null (fine) or a one-word reason; the first reason found is the answer. A check that
+ * throws, or takes longer than the timeout, answers its own name.
+ *
+ * The checks of a headless server (serviceChecks): an engine runs (a session is open and its engine
+ * started), and its datastore answers a trivial query and accepts writes. The extension point is
+ * `HeadlessOptions.readinessChecks`: team mode's leases add theirs there ("leases": this instance
+ * neither holds nor waits for its share of the owners' leases), without touching this file.
+ *
+ * `GET /healthz` needs none of this: it answers while the process serves HTTP.
+ */
+import type { ReaperService } from '../service/reaper-service.ts';
+
+/** A one-word reason the server is not ready, or null. */
+export type ReadinessAnswer = string | null;
+
+export interface ReadinessCheck {
+  /** One word, answered when the check throws or times out. */
+  name: string;
+  run(): ReadinessAnswer | Promise<ReadinessAnswer>;
+}
+
+/** How long a check may take before it counts as failed. */
+export const CHECK_TIMEOUT_MS = 2000;
+
+/** The first reason of the checks, in order; null when every check passes. */
+export async function readiness(
+  checks: readonly ReadinessCheck[],
+  timeoutMs = CHECK_TIMEOUT_MS,
+): Promise<ReadinessAnswer> {
+  for (const check of checks) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<ReadinessAnswer>((resolve) => {
+      timer = setTimeout(() => resolve(check.name), timeoutMs);
+    });
+    let answer: ReadinessAnswer;
+    try {
+      answer = await Promise.race([Promise.resolve().then(() => check.run()), late]);
+    } catch {
+      answer = check.name;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (answer !== null) return oneWord(answer, check.name);
+  }
+  return null;
+}
+
+/** A reason is one lowercase word (it goes in a response body that monitors match on). */
+function oneWord(answer: string, fallback: string): string {
+  return /^[a-z][a-z-]{0,31}$/.test(answer) ? answer : fallback;
+}
+
+/** The engine runs, and its datastore answers and takes writes. */
+export function serviceChecks(service: Pick<ReaperService, 'current'>): ReadinessCheck[] {
+  return [
+    {
+      name: 'engine',
+      // No session: no account connected yet (the dashboard's first-run screen), so nothing is reaped.
+      run: () => {
+        const session = service.current;
+        if (!session) return 'disconnected';
+        return session.engine.isRunning ? null : 'engine';
+      },
+    },
+    {
+      name: 'datastore',
+      run: async () => {
+        const session = service.current;
+        if (!session) return null;
+        await session.store.schemaVersion(); // a query on either datastore (SQLite, PostgreSQL)
+        // The engine met a write the datastore refused (a full disk, a read-only file): not ready.
+        return session.engine.storage === null ? null : 'datastore';
+      },
+    },
+  ];
+}
