@@ -88,6 +88,11 @@ export function RouteTarget({
               <option value={draft.ownerId}>{draft.ownerId}</option>
             )}
           </select>
+        ) : !ownersError ? (
+          // Until the owners are listed: a select that waits, not a text field that a pick would miss.
+          <select id={`${id}-owner`} disabled aria-busy="true" value="" {...described('ownerId')}>
+            <option value="">Loading the owners…</option>
+          </select>
         ) : (
           <input
             id={`${id}-owner`}
@@ -120,6 +125,10 @@ export function RouteTarget({
             {draft.appId && !apps.some((a) => a.id === draft.appId) && (
               <option value={draft.appId}>{draft.appId}</option>
             )}
+          </select>
+        ) : !ownersError ? (
+          <select id={`${id}-app`} disabled aria-busy={draft.ownerId !== ''} value="" {...described('appId')}>
+            <option value="">{draft.ownerId ? 'Loading the apps…' : 'Choose an owner first'}</option>
           </select>
         ) : (
           <input
