@@ -5,7 +5,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
-import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import type { HistoryEntry } from '../../shared/domain.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
@@ -13,16 +13,18 @@ import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import {
+  type Filters,
+  type HistoryParams,
+  INITIAL_FILTERS,
+  type UrlState,
+  type View,
+} from '../lib/url-state.ts';
 import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
+import { type PickActions, type PickState, pickActions, pickInitial } from './pick-actions.ts';
 
-export type View = 'apps' | 'history' | 'savings' | 'routes' | 'settings';
-
-export interface Filters {
-  search: string;
-  state: ReaperState | '';
-  ownerId: string;
-  errorsOnly: boolean;
-}
+export type { Filters, View };
+export { INITIAL_FILTERS };
 
 export interface Toast {
   id: number;
@@ -39,7 +41,7 @@ export interface ClockBase {
 
 export type { AppAction };
 
-export interface DashboardState extends ChangeActions {
+export interface DashboardState extends ChangeActions, PickActions, PickState {
   phase: 'loading' | 'ready' | 'failed';
   loadError: string | null;
   connection: ConnectionState;
@@ -66,6 +68,10 @@ export interface DashboardState extends ChangeActions {
   busy: Record<string, AppAction | 'keep-awake'>;
   /** History entries pushed since the page loaded (the History view offers to show the new ones). */
   historyEvents: number;
+  /** The History view's filters (the URL holds them: #/history?app=...). */
+  historyParams: HistoryParams;
+  /** The Routes view's search. */
+  routesSearch: string;
 
   start(): () => void;
   reload(): Promise<void>;
@@ -73,12 +79,14 @@ export interface DashboardState extends ChangeActions {
   setFilters(filters: Partial<Filters>): void;
   setSort(key: SortKey): void;
   select(appId: string | null): void;
+  /** Go to a place (a route of the URL: a link, a reload, Back or Forward). */
+  navigate(place: Partial<UrlState>): void;
+  setHistoryParams(params: HistoryParams): void;
+  setRoutesSearch(search: string): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
 }
-
-export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', errorsOnly: false };
 
 const BATCH_MS = 50;
 const TOAST_MS = 8000;
@@ -263,6 +271,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       unreachable: {},
       busy: {},
       historyEvents: 0,
+      historyParams: {},
+      routesSearch: '',
+      ...pickInitial(),
 
       start() {
         const off = api.subscribe((event, seq) => {
@@ -342,6 +353,20 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         else set({ history: null });
       },
 
+      navigate(place) {
+        const { selectedAppId, ...rest } = place;
+        set(rest);
+        if (selectedAppId !== undefined && selectedAppId !== get().selectedAppId) get().select(selectedAppId);
+      },
+
+      setHistoryParams(historyParams) {
+        set({ historyParams });
+      },
+
+      setRoutesSearch(routesSearch) {
+        set({ routesSearch });
+      },
+
       editRoute(route, forApp) {
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
@@ -360,6 +385,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         },
         toast: (kind, text) => get().toast(kind, text),
       }),
+
+      ...pickActions(set, get),
 
       toast(kind, text) {
         pushToast({ id: ++toastId, kind, text });
