@@ -20,9 +20,16 @@ type Window_ = Pick<Window, 'location' | 'history' | 'addEventListener' | 'remov
 
 /** Bind the store to the window's URL; returns the function that unbinds. */
 export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Window_): () => void {
+  // While a route is applied, the states it goes through are not written (the route is the URL).
+  let applying = false;
   const apply = () => {
     const wanted = stateOfRoute(parseRoute(win.location.hash));
-    if (wanted) store.getState().navigate(wanted);
+    applying = true;
+    try {
+      if (wanted) store.getState().navigate(wanted);
+    } finally {
+      applying = false;
+    }
     write(store.getState(), 'replace');
   };
 
@@ -39,6 +46,7 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
 
   apply();
   const off = store.subscribe((s) => {
+    if (applying) return;
     const route = routeOf(s);
     const moved = route.view !== last.view || route.id !== last.id;
     write(s, moved ? 'push' : 'replace');

@@ -354,9 +354,13 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       navigate(place) {
-        const { selectedAppId, ...rest } = place;
-        set(rest);
-        if (selectedAppId !== undefined && selectedAppId !== get().selectedAppId) get().select(selectedAppId);
+        const before = get().selectedAppId;
+        set(place);
+        const after = get().selectedAppId;
+        if (after !== before) {
+          if (after) void loadHistory(after);
+          else set({ history: null });
+        }
       },
 
       setHistoryParams(historyParams) {
