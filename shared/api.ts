@@ -386,7 +386,12 @@ export type ReaperEvent =
   /** A heartbeat with the engine's clock. */
   | { type: 'clock'; now: number; timeScale: number }
   /** The desktop shell asks the dashboard to show an app (a notification or a link was clicked). */
-  | { type: 'show-app'; appId: string };
+  | { type: 'show-app'; appId: string }
+  /**
+   * The desktop shell asks the dashboard to go to a place (a `clever-reaper://open/...` link): a
+   * route of the URL fragment, `#/apps?state=Error` (see nav-route.ts).
+   */
+  | { type: 'navigate'; route: string };
 
 /**
  * Hears an event with its sequence number (increasing by one per event of the service). With the

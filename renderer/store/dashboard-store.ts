@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
+import { parseRoute } from '../../shared/nav-route.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
@@ -17,6 +18,7 @@ import {
   type Filters,
   type HistoryParams,
   INITIAL_FILTERS,
+  stateOfRoute,
   type UrlState,
   type View,
 } from '../lib/url-state.ts';
@@ -138,6 +140,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       let { routes, rules, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
       const toasts: Toast[] = [];
       let show: string | null = null;
+      let place: Partial<UrlState> | null = null;
       for (const { event: e, seq } of events) {
         if (!replay.fresh(seq)) continue;
         switch (e.type) {
@@ -199,6 +202,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'show-app':
             show = e.appId;
             break;
+          case 'navigate':
+            place = stateOfRoute(parseRoute(e.route));
+            break;
         }
       }
       // An unreachable owner is forgotten a minute after it was last reported (a sweep reports it again).
@@ -226,6 +232,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         get().setView('apps');
         get().select(show);
       }
+      // The desktop asked to go to a place (a clever-reaper://open/... link).
+      if (place) get().navigate(place);
       if (reload) void get().reload();
     };
 
