@@ -143,3 +143,42 @@ test('a link pasted to a colleague opens the app once the token is given, and ke
     await context.close();
   }
 });
+
+test.describe('a thousand apps on a 1440x900 screen', () => {
+  test.use({ scenario: 'fleet', timeScale: 5, viewport: { width: 1440, height: 900 } });
+
+  test('compact rows show about twice as many apps; the details leave the actions column in view', async ({
+    page,
+    reaper,
+  }) => {
+    await page.goto(reaper.dashboardUrl);
+    const table = page.getByRole('table', { name: 'Managed apps' });
+    await expect(table).toHaveAttribute('aria-rowcount', '1001');
+    const fullyShown = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('.table-scroll')!.getBoundingClientRect();
+        const head = document.querySelector('table.apps thead')!.getBoundingClientRect();
+        return [...document.querySelectorAll('table.apps tbody tr[data-app]')].filter((tr) => {
+          const r = tr.getBoundingClientRect();
+          return r.top >= head.bottom - 1 && r.bottom <= box.bottom + 1;
+        }).length;
+      });
+    const comfortable = await fullyShown();
+    await page.getByRole('checkbox', { name: 'Compact rows' }).check();
+    await expect(table).toHaveClass(/compact/);
+    const compact = await fullyShown();
+    console.log(`apps fully shown at 1440x900: ${comfortable} comfortable, ${compact} compact`);
+    expect(compact).toBeGreaterThanOrEqual(2 * comfortable - 1);
+    // The density is kept in this browser.
+    await page.reload();
+    await expect(page.getByRole('checkbox', { name: 'Compact rows' })).toBeChecked();
+
+    const first = table.locator('tbody tr[data-app]').first();
+    await first.locator('.open').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const drawer = (await dialog.boundingBox())!;
+    const actions = (await first.locator('td').last().boundingBox())!;
+    expect(actions.x + actions.width).toBeLessThanOrEqual(drawer.x + 1);
+  });
+});
