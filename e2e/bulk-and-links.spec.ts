@@ -154,15 +154,16 @@ test.describe('a thousand apps on a 1440x900 screen', () => {
     await page.goto(reaper.dashboardUrl);
     const table = page.getByRole('table', { name: 'Managed apps' });
     await expect(table).toHaveAttribute('aria-rowcount', '1001');
+    // Counted in the page (a string: the specs are typed without the DOM's types).
     const fullyShown = () =>
-      page.evaluate(() => {
-        const box = document.querySelector('.table-scroll')!.getBoundingClientRect();
-        const head = document.querySelector('table.apps thead')!.getBoundingClientRect();
+      page.evaluate<number>(`(() => {
+        const box = document.querySelector('.table-scroll').getBoundingClientRect();
+        const head = document.querySelector('table.apps thead').getBoundingClientRect();
         return [...document.querySelectorAll('table.apps tbody tr[data-app]')].filter((tr) => {
           const r = tr.getBoundingClientRect();
           return r.top >= head.bottom - 1 && r.bottom <= box.bottom + 1;
         }).length;
-      });
+      })()`);
     const comfortable = await fullyShown();
     await page.getByRole('checkbox', { name: 'Compact rows' }).check();
     await expect(table).toHaveClass(/compact/);
