@@ -123,7 +123,11 @@ describe('the History app picker', () => {
     await user.type(combo, 'app-12');
     const list = () => within(screen.getByRole('listbox', { name: 'Apps' })).getAllByRole('option');
     const options = list().map((o) => o.textContent);
-    expect(options).toEqual(['All apps', 'app-120', ...Array.from({ length: 9 }, (_, i) => `app-12${i + 1}`)]);
+    expect(options).toEqual([
+      'All apps',
+      'app-120',
+      ...Array.from({ length: 9 }, (_, i) => `app-12${i + 1}`),
+    ]);
     await user.keyboard('{ArrowDown}');
     expect(combo.getAttribute('aria-activedescendant')).toBe(list()[2]!.id);
     await user.keyboard('{Enter}');
