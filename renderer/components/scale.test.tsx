@@ -97,6 +97,23 @@ describe('the apps table at scale', () => {
   });
 });
 
+describe('a link to a place', () => {
+  it('opens the app it names once the apps are loaded, or says it is not managed here', async () => {
+    window.history.replaceState(null, '', '/#/apps/app_shop-staging?state=Up');
+    render(<App api={fakeApi({ apps: fleet() })} />);
+    expect(await screen.findByRole('dialog', { name: 'shop-staging' })).toBeTruthy();
+    expect((screen.getByLabelText('Filter by state') as HTMLSelectElement).value).toBe('Up');
+  });
+
+  it('to an app this reaper does not manage says so, and shows the list', async () => {
+    window.history.replaceState(null, '', '/#/apps/app_elsewhere');
+    render(<App api={fakeApi({ apps: fleet() })} />);
+    expect(await screen.findByText(/No managed app app_elsewhere here/)).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(window.location.hash).toBe('#/apps');
+  });
+});
+
 describe('the Routes view', () => {
   it('finds a route by app, owner or host', async () => {
     const { user } = await renderDashboard(fakeApi({ apps: fleet() }));

@@ -319,6 +319,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           if (!later) return;
           const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
           const selectedAppId = get().selectedAppId;
+          const first = get().phase !== 'ready';
           set({
             phase: 'ready',
             loadError: null,
@@ -331,6 +332,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
           apply(later);
+          // A link to an app this reaper does not manage (another reaper's, or released since).
+          if (first && selectedAppId && !apps[selectedAppId] && !get().apps[selectedAppId]) {
+            get().toast('info', `No managed app ${selectedAppId} here: the link may be from another reaper`);
+          }
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
