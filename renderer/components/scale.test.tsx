@@ -115,6 +115,16 @@ describe('a link to a place', () => {
 });
 
 describe('the Routes view', () => {
+  it('opens the editor of the route a link names, and the URL follows the editor', async () => {
+    window.history.replaceState(null, '', '/#/routes/route_api-sandbox');
+    const user = userEvent.setup();
+    render(<App api={fakeApi({ apps: fleet() })} />);
+    expect(await screen.findByRole('heading', { name: 'Edit the route of api-sandbox' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
+    expect(await screen.findByRole('heading', { name: 'Edit the route of shop-staging' })).toBeTruthy();
+    expect(window.location.hash).toBe('#/routes/route_shop-staging');
+  });
+
   it('finds a route by app, owner or host', async () => {
     const { user } = await renderDashboard(fakeApi({ apps: fleet() }));
     await user.click(screen.getByRole('button', { name: /^Routes/ }));
