@@ -128,7 +128,7 @@ describe('the Routes view', () => {
   it('finds a route by app, owner or host', async () => {
     const { user } = await renderDashboard(fakeApi({ apps: fleet() }));
     await user.click(screen.getByRole('button', { name: /^Routes/ }));
-    expect(screen.getByText('4 routes')).toBeTruthy();
+    expect(await screen.findByText('4 routes')).toBeTruthy();
     await user.type(screen.getByRole('searchbox', { name: 'Search routes' }), 'demo user');
     expect(screen.getByText('1 of 4 routes')).toBeTruthy();
     expect(document.querySelector('tr[data-route="docs-preview"]')).not.toBeNull();
@@ -143,7 +143,7 @@ describe('the History app picker', () => {
     const api = fakeApi({ apps });
     const { user } = await renderDashboard(api);
     await user.click(screen.getByRole('button', { name: /^History/ }));
-    const combo = screen.getByRole('combobox', { name: 'App' });
+    const combo = await screen.findByRole('combobox', { name: 'App' });
     await user.click(combo);
     expect(combo.getAttribute('aria-expanded')).toBe('true');
     expect(screen.getByText('250 more: type to narrow')).toBeTruthy();
