@@ -43,9 +43,11 @@ test.describe('the first screen', () => {
       expect(requests.some((r) => new RegExp(`/assets/${view}View-[\\w-]+\\.js$`).test(r.url()))).toBe(true);
     }
     // And a reload, without the token in the address bar, finds the data again (the token is kept
-    // for the tab), once.
+    // for the tab), once; it stays on the view the URL names (#/settings), and the apps are there.
     requests.length = 0;
     await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await page.getByRole('button', { name: /^Apps/ }).click();
     await expect(appRow(page, 'shop-staging')).toBeVisible();
     expect(requests.filter((r) => new URL(r.url()).pathname === '/api/snapshot')).toHaveLength(1);
   });

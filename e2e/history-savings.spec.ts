@@ -13,7 +13,9 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   await page.getByRole('button', { name: /^History/ }).click();
   const table = page.getByRole('table', { name: 'History, newest first' });
   await expect(table.getByRole('button', { name: 'api-sandbox' }).first()).toBeVisible();
-  await page.getByLabel('App', { exact: true }).selectOption({ label: 'api-sandbox' });
+  // The app picker is a combobox: type part of the name, pick the option.
+  await page.getByRole('combobox', { name: 'App', exact: true }).fill('api-sand');
+  await page.getByRole('option', { name: 'api-sandbox' }).click();
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(table.getByRole('row').nth(1)).toContainText('api-sandbox');
   const names = await table.locator('tbody tr td:nth-child(2) button').allTextContents();

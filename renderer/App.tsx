@@ -5,6 +5,7 @@ import { createHttpClient } from './api/http-client.ts';
 import { forgetToken, saveToken } from './api/token.ts';
 import { Shell } from './components/Shell.tsx';
 import { TokenScreen } from './components/TokenScreen.tsx';
+import { bindUrl } from './lib/url-binding.ts';
 import { DashboardProvider } from './store/context.tsx';
 import { createDashboardStore } from './store/dashboard-store.ts';
 
@@ -13,6 +14,8 @@ export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized
   // A layout effect: the snapshot and the event stream are asked for as soon as the shell is
   // committed, not after its first paint (bench/dashboard.ts: first render).
   useLayoutEffect(() => store.getState().start(), [store]);
+  // The view, the open app and the filters live in the URL fragment (reload, Back, a pasted link).
+  useLayoutEffect(() => bindUrl(store, window), [store]);
   useEffect(() => {
     if (!onUnauthorized) return;
     return store.subscribe((s) => {

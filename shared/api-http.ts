@@ -39,6 +39,7 @@ export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   wake: { method: 'POST', path: '/api/apps/:appId/_wake' },
   keepAwake: { method: 'POST', path: '/api/apps/:appId/_keep-awake' },
   release: { method: 'POST', path: '/api/apps/:appId/_release' },
+  bulk: { method: 'POST', path: '/api/apps/_bulk' },
   listRoutes: { method: 'GET', path: '/api/routes' },
   getRoute: { method: 'GET', path: '/api/routes/:routeId' },
   createRoute: { method: 'POST', path: '/api/routes', status: 201 },

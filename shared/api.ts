@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { AppView } from './app-view.ts';
+import { type BulkResult, bulkInputSchema } from './bulk.ts';
 import { type HistoryEntry, REAPER_STATES, type ReaperState, type TrafficSource } from './domain.ts';
 import { DAY } from './durations.ts';
 import { InputError } from './errors.ts';
@@ -141,6 +142,8 @@ export const CALL_SCHEMAS = {
     .strict(),
   /** "Disable the reaper": every route of the app is disabled and the app released at once. */
   release: z.object({ appId }).strict(),
+  /** One of the four actions above on many apps, one outcome per app (see bulk.ts). */
+  bulk: bulkInputSchema,
   listRoutes: z.object({ appId: appId.optional() }).strict(),
   getRoute: z.object({ routeId }).strict(),
   createRoute: routeCreateSchema,
@@ -331,6 +334,7 @@ export interface CallOutputs {
   wake: AppView;
   keepAwake: AppView;
   release: { appId: string; disabledRoutes: Route[] };
+  bulk: BulkResult;
   listRoutes: Route[];
   getRoute: Route;
   createRoute: Route;
@@ -382,7 +386,12 @@ export type ReaperEvent =
   /** A heartbeat with the engine's clock. */
   | { type: 'clock'; now: number; timeScale: number }
   /** The desktop shell asks the dashboard to show an app (a notification or a link was clicked). */
-  | { type: 'show-app'; appId: string };
+  | { type: 'show-app'; appId: string }
+  /**
+   * The desktop shell asks the dashboard to go to a place (a `clever-reaper://open/...` link): a
+   * route of the URL fragment, `#/apps?state=Error` (see nav-route.ts).
+   */
+  | { type: 'navigate'; route: string };
 
 /**
  * Hears an event with its sequence number (increasing by one per event of the service). With the

@@ -34,6 +34,7 @@ export const BRIDGE_CALLS = [
   'wake',
   'keepAwake',
   'release',
+  'bulk',
   'listRoutes',
   'getRoute',
   'createRoute',

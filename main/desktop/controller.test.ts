@@ -215,6 +215,13 @@ describe('clever-reaper:// links', () => {
     expect(pushed).toEqual([{ type: 'show-app', appId: 'app_x' }]);
   });
 
+  it('open a place of the dashboard: the same route as the web dashboard URL', async () => {
+    await start();
+    await controller.openLink('clever-reaper://open/apps?state=Error');
+    expect(windowOpened).toBe(1);
+    expect(pushed).toEqual([{ type: 'navigate', route: '#/apps?state=Error' }]);
+  });
+
   it('wake an app (as a link, in its history), then show it', async () => {
     await start();
     await clock.advance(5 * SECOND);

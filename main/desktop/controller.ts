@@ -171,7 +171,7 @@ export class DesktopController {
     }
   }
 
-  /** A clever-reaper:// link: open shows the app; wake wakes it, then shows it. */
+  /** A clever-reaper:// link: open shows the app (or a place); wake wakes it, then shows it. */
   async openLink(link: string): Promise<void> {
     const parsed = parseLink(link);
     if (!parsed) {
@@ -183,6 +183,11 @@ export class DesktopController {
         onClick: () => this.deps.window.open(),
       });
       this.deps.window.open();
+      return;
+    }
+    if (parsed.action === 'navigate') {
+      this.deps.window.open();
+      this.deps.pipe.push({ type: 'navigate', route: parsed.route }, 0);
       return;
     }
     if (parsed.action === 'wake') {

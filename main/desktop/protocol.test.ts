@@ -14,6 +14,35 @@ describe('clever-reaper:// links', () => {
     expect(parseLink('Clever-Reaper://WAKE/app_x1/')).toEqual({ action: 'wake', appId: 'app_x1' });
   });
 
+  it('open a place of the dashboard as the route of its URL fragment, without a token', () => {
+    expect(parseLink('clever-reaper://open/apps?state=Error')).toEqual({
+      action: 'navigate',
+      route: '#/apps?state=Error',
+    });
+    expect(parseLink('clever-reaper://open/apps/app_0a1b?q=shop')).toEqual({
+      action: 'navigate',
+      route: '#/apps/app_0a1b?q=shop',
+    });
+    expect(parseLink('clever-reaper://open/history?app=app_1&token=s3cret&kind=action')).toEqual({
+      action: 'navigate',
+      route: '#/history?app=app_1&kind=action',
+    });
+    expect(parseLink('clever-reaper://open/routes/route_12')).toEqual({
+      action: 'navigate',
+      route: '#/routes/route_12',
+    });
+    expect(parseLink('clever-reaper://open/settings')).toEqual({ action: 'navigate', route: '#/settings' });
+  });
+
+  it.each([
+    ['an unknown view', 'clever-reaper://open/elsewhere?x=1'],
+    ['an app that is not an app id', 'clever-reaper://open/apps/orga_1'],
+    ['a place that goes on', 'clever-reaper://open/apps/app_1/more'],
+    ['a fragment', 'clever-reaper://open/apps#x'],
+  ])('refuse a place with %s', (_what, link) => {
+    expect(parseLink(link)).toBeNull();
+  });
+
   it('round-trip through linkFor', () => {
     expect(parseLink(linkFor('wake', 'app_abc'))).toEqual({ action: 'wake', appId: 'app_abc' });
   });

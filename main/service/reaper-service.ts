@@ -29,6 +29,7 @@ import { SqliteStore } from '../store/sqlite-store.ts';
 import { AppViews } from './app-views.ts';
 import { accountCalls } from './calls/account-calls.ts';
 import { appCalls } from './calls/app-calls.ts';
+import { bulkCalls } from './calls/bulk-calls.ts';
 import { type CallContext, type Handlers, needSession } from './calls/context.ts';
 import { type HistoryFile, historyFile, reportCalls } from './calls/report-calls.ts';
 import { routeCalls } from './calls/route-calls.ts';
@@ -96,6 +97,7 @@ export class ReaperService {
     this.handlers = {
       ...accountCalls(ctx),
       ...appCalls(ctx),
+      ...bulkCalls(ctx, (name, input) => this.call(name, input)),
       ...routeCalls(ctx),
       ...ruleCalls(ctx),
       ...settingsCalls(ctx),

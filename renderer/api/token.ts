@@ -1,19 +1,34 @@
 /**
  * The admin token of the headless server. The server prints the dashboard's URL with the token in
  * the fragment (#token=...), which browsers never send over the network; the dashboard moves it to
- * sessionStorage (gone when the tab closes) and takes it out of the address bar.
+ * sessionStorage (gone when the tab closes) and takes it out of the address bar at once, before
+ * anything else reads the fragment. The token may also come after a route
+ * (`#/apps/app_...?token=...`, a link with the token added by hand): it is taken out the same way
+ * and the route stays. The dashboard's router never writes a token back (shared/nav-route.ts).
  */
 const KEY = 'clever-reaper.token';
 
+/** The fragment without its token: `#token=...` alone, or a route's `token` parameter. */
+export function splitToken(hash: string): { token: string | null; rest: string } {
+  const text = hash.replace(/^#/, '');
+  const q = text.startsWith('/') ? text.indexOf('?') : -1;
+  const path = text.startsWith('/') ? (q < 0 ? text : text.slice(0, q)) : '';
+  const query = text.startsWith('/') ? (q < 0 ? '' : text.slice(q + 1)) : text;
+  const params = new URLSearchParams(query);
+  const token = params.get('token');
+  if (!token) return { token: null, rest: hash };
+  params.delete('token');
+  const left = params.toString();
+  const rest = path ? `${path}${left ? `?${left}` : ''}` : left;
+  return { token, rest: rest ? `#${rest}` : '' };
+}
+
 export function takeTokenFromLocation(location: Location, history: History, storage: Storage): string | null {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const fromHash = params.get('token');
-  if (fromHash) {
-    storage.setItem(KEY, fromHash);
-    params.delete('token');
-    const rest = params.toString();
-    history.replaceState(null, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
-    return fromHash;
+  const { token, rest } = splitToken(location.hash);
+  if (token) {
+    storage.setItem(KEY, token);
+    history.replaceState(null, '', `${location.pathname}${location.search}${rest}`);
+    return token;
   }
   return storage.getItem(KEY);
 }

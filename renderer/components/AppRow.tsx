@@ -13,10 +13,14 @@ interface RowProps {
   now: number;
   tabbable: boolean;
   selected: boolean;
+  /** Picked for a bulk action. */
+  picked: boolean;
   busy: string | null;
   onOpen: (appId: string) => void;
   onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
   onFocusRow: (index: number) => void;
+  /** Its box clicked: picked or not; with Shift, the range from the last one clicked. */
+  onPick: (appId: string, range: boolean) => void;
 }
 
 export const AppRow = memo(function AppRow({
@@ -25,10 +29,12 @@ export const AppRow = memo(function AppRow({
   now,
   tabbable,
   selected,
+  picked,
   busy,
   onOpen,
   onAct,
   onFocusRow,
+  onPick,
 }: RowProps) {
   const sleep = sleepCell(app, now);
   const note = noteCell(app, now);
@@ -40,9 +46,20 @@ export const AppRow = memo(function AppRow({
       data-index={index}
       data-app={app.name}
       data-app-id={app.appId}
-      className={`${selected ? 'selected' : ''} ${app.state === 'Error' ? 'error' : ''}`}
+      className={`${selected ? 'selected' : ''} ${picked ? 'picked' : ''} ${app.state === 'Error' ? 'error' : ''}`}
       onFocus={() => onFocusRow(index)}
     >
+      <td className="pick">
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          checked={picked}
+          aria-label={`Select ${app.name}`}
+          // A click (with Shift or not) picks; the change itself is the store's.
+          onChange={() => {}}
+          onClick={(e) => onPick(app.appId, e.shiftKey)}
+        />
+      </td>
       <td>
         <div className="cell app">
           <button

@@ -1,17 +1,24 @@
 /**
- * The apps table, virtualised (a thousand apps render the twenty rows on screen) and keyboard usable
- * (arrows, Home/End, Page Up/Down, Enter opens the details).
+ * The apps table, virtualised (a thousand apps render the rows on screen) and keyboard usable:
+ * arrows, Home/End, Page Up/Down move; Enter opens the details; Space picks the focused app for a
+ * bulk action, Shift+arrows extend the pick, Ctrl/Cmd+A picks what the filters show, Escape picks
+ * none. A click on a row's box picks it, Shift+click the range from the last one clicked. Two
+ * densities (compact shows about twice as many apps), and grouping by owner under collapsible
+ * headers with counts.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, useCallback, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useMemo, useRef, useState } from 'react';
 import type { AppView } from '../../shared/app-view.ts';
 import type { SortKey } from '../lib/sort.ts';
+import { shownIds, tableRows } from '../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../store/context.tsx';
 import { AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
+export const COMPACT_ROW_HEIGHT = 28;
 
 const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
+  { key: null, label: 'Select', className: 'c-pick' },
   { key: 'name', label: 'App', className: 'c-app' },
   { key: 'state', label: 'State', className: 'c-state' },
   { key: null, label: 'Clever Cloud', className: 'c-clever' },
@@ -22,6 +29,7 @@ const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
 ];
 
 const HEADER_HEIGHT = 34;
+const FOCUSABLE = '.open, .group-toggle';
 
 /**
  * A real <table> (its semantics for assistive technologies), virtualised with spacer rows: only the
@@ -35,15 +43,29 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const selectedAppId = useDashboard((s) => s.selectedAppId);
   const busy = useDashboard((s) => s.busy);
   const act = useDashboard((s) => s.act);
+  const picked = useDashboard((s) => s.picked);
+  const pick = useDashboard((s) => s.pick);
+  const pickAlong = useDashboard((s) => s.pickAlong);
+  const pickAll = useDashboard((s) => s.pickAll);
+  const clearPicked = useDashboard((s) => s.clearPicked);
+  const compact = useDashboard((s) => s.density === 'compact');
+  const byOwner = useDashboard((s) => s.groupByOwner);
   const now = useServerNow();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
-  const activeIndex = Math.min(active, apps.length - 1);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => tableRows(apps, byOwner, collapsed), [apps, byOwner, collapsed]);
+  const order = useMemo(() => shownIds(rows), [rows]);
+  const activeIndex = Math.min(active, rows.length - 1);
+  const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
+  const allPicked = order.length > 0 && order.every((id) => picked.ids.has(id));
+  const somePicked = !allPicked && order.some((id) => picked.ids.has(id));
 
   const virtualizer = useVirtualizer({
-    count: apps.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
+    getItemKey: (index) => `${rows[index]?.key}:${rowHeight}`,
     overscan: 6,
     scrollPaddingStart: HEADER_HEIGHT,
     initialRect: { width: 1200, height: 800 },
@@ -54,48 +76,89 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
 
   const focusRow = useCallback(
     (index: number) => {
-      const i = Math.max(0, Math.min(apps.length - 1, index));
+      const i = Math.max(0, Math.min(rows.length - 1, index));
       setActive(i);
       virtualizer.scrollToIndex(i, { align: 'auto' });
       requestAnimationFrame(() => {
-        scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${i}"] .open`)?.focus();
+        scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${i}"] :is(${FOCUSABLE})`)?.focus();
       });
     },
-    [apps.length, virtualizer],
+    [rows.length, virtualizer],
   );
 
   const rowOf = (target: EventTarget) => (target as HTMLElement).closest<HTMLElement>('tr[data-index]');
+  const appAt = (index: number) => {
+    const row = rows[index];
+    return row?.kind === 'app' ? row.app : null;
+  };
+  const onPick = useCallback((appId: string, range: boolean) => pick(appId, order, range), [pick, order]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
     const row = rowOf(e.target);
     if (!row) return;
     const index = Number(row.dataset.index);
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const app = appAt(index);
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      pickAll(order);
+      return;
+    }
+    if (e.key === ' ' && app) {
+      e.preventDefault();
+      pick(app.appId, order, e.shiftKey);
+      return;
+    }
+    if (e.key === 'Escape' && picked.ids.size > 0) {
+      e.preventDefault();
+      clearPicked();
+      return;
+    }
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
     const moves: Record<string, number> = {
       ArrowDown: index + 1,
       ArrowUp: index - 1,
       Home: 0,
-      End: apps.length - 1,
+      End: rows.length - 1,
       PageDown: index + page,
       PageUp: index - page,
     };
     if (e.key in moves) {
       e.preventDefault();
-      focusRow(moves[e.key]!);
+      const to = Math.max(0, Math.min(rows.length - 1, moves[e.key]!));
+      const target = appAt(to);
+      if (e.shiftKey && app && target && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+        pickAlong(order, app.appId, target.appId);
+      }
+      focusRow(to);
     }
   };
+  // Space on the name's button picks the app, it does not open the details.
+  const onKeyUp = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (e.key === ' ' && rowOf(e.target)) e.preventDefault();
+  };
 
-  // A click anywhere on a row opens its details (its buttons do their own thing).
+  // A click anywhere on a row opens its details (its buttons and its box do their own thing).
   const onClick = (e: MouseEvent<HTMLTableSectionElement>) => {
     const row = rowOf(e.target);
-    if (!row || (e.target as HTMLElement).closest('button')) return;
-    const app = apps[Number(row.dataset.index)];
+    if (!row || (e.target as HTMLElement).closest('button, input, label')) return;
+    const app = appAt(Number(row.dataset.index));
     if (app) select(app.appId);
+  };
+
+  const toggleGroup = (ownerId: string) => {
+    const next = new Set(collapsed);
+    if (next.has(ownerId)) next.delete(ownerId);
+    else next.add(ownerId);
+    setCollapsed(next);
   };
 
   return (
     <div ref={scrollRef} className="table-scroll">
-      <table className="apps" aria-label="Managed apps" aria-rowcount={apps.length + 1}>
+      <table
+        className={`apps ${compact ? 'compact' : ''}`}
+        aria-label="Managed apps"
+        aria-rowcount={rows.length + 1}
+      >
         <colgroup>
           {COLUMNS.map((c) => (
             <col key={c.label} className={c.className} />
@@ -118,16 +181,25 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                       {sort.key === c.key ? (sort.dir === 'asc' ? '▲' : '▼') : ''}
                     </span>
                   </button>
+                ) : c.className === 'c-pick' ? (
+                  <input
+                    type="checkbox"
+                    aria-label="Select all the apps shown"
+                    title="Select all the apps shown (Ctrl+A)"
+                    checked={allPicked}
+                    ref={(el) => {
+                      if (el) el.indeterminate = somePicked;
+                    }}
+                    onChange={() => pickAll(order)}
+                  />
                 ) : (
-                  <span className={c.key === null && c.label === 'Actions' ? 'visually-hidden' : ''}>
-                    {c.label}
-                  </span>
+                  <span className={c.label === 'Actions' ? 'visually-hidden' : ''}>{c.label}</span>
                 )}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody onKeyDown={onKeyDown} onClick={onClick}>
+        <tbody onKeyDown={onKeyDown} onKeyUp={onKeyUp} onClick={onClick}>
           {padTop > 0 && (
             // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
             <tr aria-hidden="true" className="spacer">
@@ -135,7 +207,34 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
             </tr>
           )}
           {items.map((item) => {
-            const app = apps[item.index]!;
+            const row = rows[item.index]!;
+            if (row.kind === 'group') {
+              return (
+                <tr
+                  key={row.key}
+                  className="group"
+                  data-index={item.index}
+                  aria-rowindex={item.index + 2}
+                  onFocus={() => setActive(item.index)}
+                >
+                  <th scope="colgroup" colSpan={COLUMNS.length}>
+                    <button
+                      type="button"
+                      className="group-toggle"
+                      tabIndex={item.index === activeIndex ? 0 : -1}
+                      aria-expanded={!row.collapsed}
+                      onClick={() => toggleGroup(row.ownerId)}
+                    >
+                      <span aria-hidden="true" className="chevron">
+                        {row.collapsed ? '▸' : '▾'}
+                      </span>
+                      {row.name} <span className="pill">{row.count}</span>
+                    </button>
+                  </th>
+                </tr>
+              );
+            }
+            const app = row.app;
             return (
               <Row
                 key={app.appId}
@@ -144,10 +243,12 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                 now={now}
                 tabbable={item.index === activeIndex}
                 selected={app.appId === selectedAppId}
+                picked={picked.ids.has(app.appId)}
                 busy={busy[app.appId] ?? null}
                 onOpen={select}
                 onAct={act}
                 onFocusRow={setActive}
+                onPick={onPick}
               />
             );
           })}

@@ -1,4 +1,7 @@
-/** Above the apps table: the search, the filters by state and owner, the count of apps shown. */
+/**
+ * Above the apps table: the search, the filters by state and owner, grouping by owner, the density
+ * of the rows, the count of apps shown.
+ */
 import { useEffect, useMemo, useRef } from 'react';
 import { type AppView, countByState } from '../../shared/app-view.ts';
 import { CONSOLE_LABELS, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
@@ -8,6 +11,10 @@ import { SearchIcon } from './icons.tsx';
 export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
   const filters = useDashboard((s) => s.filters);
   const setFilters = useDashboard((s) => s.setFilters);
+  const density = useDashboard((s) => s.density);
+  const setDensity = useDashboard((s) => s.setDensity);
+  const byOwner = useDashboard((s) => s.groupByOwner);
+  const setGroupByOwner = useDashboard((s) => s.setGroupByOwner);
   const counts = useMemo(() => countByState(all), [all]);
   const owners = useMemo(() => {
     const map = new Map<string, string>();
@@ -80,6 +87,18 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
           onChange={(e) => setFilters({ errorsOnly: e.target.checked })}
         />
         Errors only ({counts.Error})
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={byOwner} onChange={(e) => setGroupByOwner(e.target.checked)} />
+        Group by owner
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={density === 'compact'}
+          onChange={(e) => setDensity(e.target.checked ? 'compact' : 'comfortable')}
+        />
+        Compact rows
       </label>
       <span className="count" aria-live="polite">
         {shown === all.length ? `${all.length} apps` : `${shown} of ${all.length} apps`}

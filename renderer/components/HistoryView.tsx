@@ -12,8 +12,10 @@ import {
   type HistoryPage,
 } from '../../shared/history.ts';
 import { fullTime, KIND_LABELS } from '../lib/format.ts';
+import type { HistoryParams } from '../lib/url-state.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { AppCombobox } from './AppCombobox.tsx';
 
 interface Form {
   appId: string;
@@ -27,6 +29,19 @@ interface Form {
 
 const EMPTY: Form = { appId: '', state: '', cause: '', actor: '', kind: '', from: '', to: '' };
 const PAGE_SIZE = 50;
+
+/** The form of the filters the URL holds (#/history?app=...&cause=...). */
+function formOf(params: HistoryParams): Form {
+  const { app, ...rest } = params;
+  return { ...EMPTY, ...rest, appId: app ?? '' };
+}
+
+function paramsOf(form: Form): HistoryParams {
+  const { appId, ...rest } = form;
+  const params: HistoryParams = { app: appId, ...rest };
+  for (const key of Object.keys(params) as (keyof HistoryParams)[]) if (!params[key]) delete params[key];
+  return params;
+}
 
 /** The form as the API's filter: empty fields left out, local date-times as instants. */
 function toFilter(form: Form): HistoryFilter {
@@ -46,9 +61,11 @@ export function HistoryView() {
   const pushed = useDashboard((s) => s.historyEvents);
   const toast = useDashboard((s) => s.toast);
   const retention = useDashboard((s) => s.settings?.historyRetentionDays ?? 180);
+  const params = useDashboard((s) => s.historyParams);
+  const setParams = useDashboard((s) => s.setHistoryParams);
   const id = useId();
-  const [form, setForm] = useState<Form>(EMPTY);
-  const [filter, setFilter] = useState<HistoryFilter>({});
+  const [form, setForm] = useState<Form>(() => formOf(params));
+  const filter = useMemo(() => toFilter(formOf(params)), [params]);
   /** Cursors of the pages before the current one; the current page's cursor is the last. */
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [page, setPage] = useState<HistoryPage | null>(null);
@@ -57,6 +74,12 @@ export function HistoryView() {
   const [seen, setSeen] = useState(pushed);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const cursor = cursors.at(-1);
+
+  // The filters changed in the URL (Back, Forward, a link): the form shows them, from the first page.
+  useEffect(() => {
+    setForm(formOf(params));
+    setCursors([undefined]);
+  }, [params]);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -88,7 +111,7 @@ export function HistoryView() {
 
   const apply = (next: Form) => {
     setForm(next);
-    setFilter(toFilter(next));
+    setParams(paramsOf(next));
     setCursors([undefined]);
     setSeen(pushed);
   };
@@ -148,17 +171,14 @@ export function HistoryView() {
       <form className="card history-filters" onSubmit={submit} aria-label="Filters">
         <div className="filter">
           <label htmlFor={`${id}-appId`}>App</label>
-          <select {...field('appId')}>
-            <option value="">All apps</option>
-            {form.appId && !apps[form.appId] && (
-              <option value={form.appId}>{filteredName ?? form.appId}</option>
-            )}
-            {appOptions.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
+          <AppCombobox
+            id={`${id}-appId`}
+            options={appOptions}
+            value={form.appId}
+            onChange={(appId) => setForm({ ...form, appId })}
+            allLabel="All apps"
+            {...(filteredName ? { valueName: filteredName } : {})}
+          />
         </div>
         <div className="filter">
           <label htmlFor={`${id}-state`}>State</label>

@@ -74,7 +74,11 @@ export function Shell() {
       </a>
       <Header />
       <Banners />
-      <main id="main" tabIndex={-1} className={`main view-${view}`}>
+      <main
+        id="main"
+        tabIndex={-1}
+        className={`main view-${view}${view === 'apps' && selected ? ' with-drawer' : ''}`}
+      >
         {view === 'apps' && <AppsView />}
         <Suspense fallback={<Pending />}>
           {view === 'history' && <HistoryView />}

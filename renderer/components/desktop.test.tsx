@@ -37,6 +37,19 @@ describe('the dashboard in the desktop app', () => {
     expect(await screen.findByRole('dialog', { name: 'billing-preview' })).toBeTruthy();
   });
 
+  it('goes to the place a clever-reaper://open/... link names, and shows it in the URL', async () => {
+    const api = fakeApi({ apps: [appView('shop-staging', 'Up'), appView('billing-preview', 'Error')] });
+    render(<App api={api} />);
+    const table = await screen.findByRole('table', { name: 'Managed apps' });
+    act(() => api.emit({ type: 'navigate', route: '#/apps?errors=1' }));
+    expect(await screen.findByText('1 of 2 apps')).toBeTruthy();
+    expect(table.querySelectorAll('tbody tr[data-app]')).toHaveLength(1);
+    expect(window.location.hash).toBe('#/apps?errors=1');
+    act(() => api.emit({ type: 'navigate', route: '#/history' }));
+    expect(await screen.findByRole('heading', { name: 'History' })).toBeTruthy();
+    expect(window.location.hash).toBe('#/history');
+  });
+
   it("shows the shell's warnings in a banner (a settings file set aside)", async () => {
     const notice = 'The settings file could not be read (not JSON). It was kept as config.json.corrupt-1.';
     render(<App api={fakeApi({ apps: [appView('shop-staging', 'Up')], status: { problems: [notice] } })} />);

@@ -7,6 +7,7 @@
  * nothing here: the pushed events (routes and apps, session) bring the change.
  */
 import type { AppView, ConnectInput, ReaperEvent } from '../../shared/api.ts';
+import type { BulkAction, BulkResult } from '../../shared/bulk.ts';
 import type { Route, RouteCreate, RouteUpdate } from '../../shared/routes.ts';
 import type { Rule, RuleCreate, RuleUpdate } from '../../shared/rules.ts';
 import type { Settings, SettingsUpdate } from '../../shared/settings.ts';
@@ -22,6 +23,11 @@ export interface ChangeActions {
    */
   act(appId: string, action: AppAction): Promise<AppView | null>;
   keepAwake(appId: string, until: number | null): Promise<void>;
+  /**
+   * One action on many apps (POST /api/apps/_bulk): each app done lands as its event would; a
+   * refusal of the whole request (nothing done) is thrown.
+   */
+  bulk(action: BulkAction, appIds: string[], until?: number | null): Promise<BulkResult>;
   /** Flip the kill switch or dry-run; a failure is told in a toast. */
   setSwitch(name: 'killSwitch' | 'dryRun', on: boolean): Promise<void>;
   /** Save settings; a refusal (with its field problems) is thrown to the form. */
@@ -118,6 +124,18 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
       } finally {
         deps.setBusy(appId, null);
       }
+    },
+
+    async bulk(action, appIds, until) {
+      const result = await api.bulk({
+        action,
+        appIds,
+        source: 'dashboard',
+        ...(action === 'keepAwake' ? { until: until ?? null } : {}),
+      });
+      // A disabled app is released: the pushed 'removed' event tells it (with its toast).
+      for (const o of result.outcomes) if (o.ok && o.app) receive({ type: 'app', app: o.app });
+      return result;
     },
 
     async setSwitch(name, on) {

@@ -5,24 +5,28 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
-import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import type { HistoryEntry } from '../../shared/domain.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
+import { parseRoute } from '../../shared/nav-route.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import {
+  type Filters,
+  type HistoryParams,
+  INITIAL_FILTERS,
+  stateOfRoute,
+  type UrlState,
+  type View,
+} from '../lib/url-state.ts';
 import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
+import { type PickActions, type PickState, pickActions, pickInitial } from './pick-actions.ts';
 
-export type View = 'apps' | 'history' | 'savings' | 'routes' | 'settings';
-
-export interface Filters {
-  search: string;
-  state: ReaperState | '';
-  ownerId: string;
-  errorsOnly: boolean;
-}
+export type { Filters, View };
+export { INITIAL_FILTERS };
 
 export interface Toast {
   id: number;
@@ -39,7 +43,7 @@ export interface ClockBase {
 
 export type { AppAction };
 
-export interface DashboardState extends ChangeActions {
+export interface DashboardState extends ChangeActions, PickActions, PickState {
   phase: 'loading' | 'ready' | 'failed';
   loadError: string | null;
   connection: ConnectionState;
@@ -66,6 +70,10 @@ export interface DashboardState extends ChangeActions {
   busy: Record<string, AppAction | 'keep-awake'>;
   /** History entries pushed since the page loaded (the History view offers to show the new ones). */
   historyEvents: number;
+  /** The History view's filters (the URL holds them: #/history?app=...). */
+  historyParams: HistoryParams;
+  /** The Routes view's search. */
+  routesSearch: string;
 
   start(): () => void;
   reload(): Promise<void>;
@@ -73,12 +81,14 @@ export interface DashboardState extends ChangeActions {
   setFilters(filters: Partial<Filters>): void;
   setSort(key: SortKey): void;
   select(appId: string | null): void;
+  /** Go to a place (a route of the URL: a link, a reload, Back or Forward). */
+  navigate(place: Partial<UrlState>): void;
+  setHistoryParams(params: HistoryParams): void;
+  setRoutesSearch(search: string): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
 }
-
-export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', errorsOnly: false };
 
 const BATCH_MS = 50;
 const TOAST_MS = 8000;
@@ -130,6 +140,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       let { routes, rules, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
       const toasts: Toast[] = [];
       let show: string | null = null;
+      let place: Partial<UrlState> | null = null;
       for (const { event: e, seq } of events) {
         if (!replay.fresh(seq)) continue;
         switch (e.type) {
@@ -191,6 +202,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'show-app':
             show = e.appId;
             break;
+          case 'navigate':
+            place = stateOfRoute(parseRoute(e.route));
+            break;
         }
       }
       // An unreachable owner is forgotten a minute after it was last reported (a sweep reports it again).
@@ -218,6 +232,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         get().setView('apps');
         get().select(show);
       }
+      // The desktop asked to go to a place (a clever-reaper://open/... link).
+      if (place) get().navigate(place);
       if (reload) void get().reload();
     };
 
@@ -263,6 +279,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       unreachable: {},
       busy: {},
       historyEvents: 0,
+      historyParams: {},
+      routesSearch: '',
+      ...pickInitial(),
 
       start() {
         const off = api.subscribe((event, seq) => {
@@ -300,6 +319,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           if (!later) return;
           const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
           const selectedAppId = get().selectedAppId;
+          const first = get().phase !== 'ready';
           set({
             phase: 'ready',
             loadError: null,
@@ -312,6 +332,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
           apply(later);
+          // A link to an app this reaper does not manage (another reaper's, or released since).
+          if (first && selectedAppId && !apps[selectedAppId] && !get().apps[selectedAppId]) {
+            get().toast('info', `No managed app ${selectedAppId} here: the link may be from another reaper`);
+          }
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
@@ -342,6 +366,24 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         else set({ history: null });
       },
 
+      navigate(place) {
+        const before = get().selectedAppId;
+        set(place);
+        const after = get().selectedAppId;
+        if (after !== before) {
+          if (after) void loadHistory(after);
+          else set({ history: null });
+        }
+      },
+
+      setHistoryParams(historyParams) {
+        set({ historyParams });
+      },
+
+      setRoutesSearch(routesSearch) {
+        set({ routesSearch });
+      },
+
       editRoute(route, forApp) {
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
@@ -360,6 +402,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         },
         toast: (kind, text) => get().toast(kind, text),
       }),
+
+      ...pickActions(set, get),
 
       toast(kind, text) {
         pushToast({ id: ++toastId, kind, text });

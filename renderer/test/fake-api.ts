@@ -136,6 +136,16 @@ export function fakeApi(
       keepAwakeUntil: until,
     }),
     release: ({ appId }: { appId: string }) => ({ appId, disabledRoutes: [] }),
+    // As the service does: an app in Error cannot be woken, the others are done.
+    bulk: ({ action, appIds }: { action: string; appIds: string[] }) => {
+      const outcomes = appIds.map((appId) =>
+        action === 'wake' && byId(appId).state === 'Error'
+          ? { appId, ok: false, reason: 'the app is in Error: reset it once the problem is fixed' }
+          : { appId, ok: true, app: action === 'release' ? null : byId(appId) },
+      );
+      const succeeded = outcomes.filter((o) => o.ok).length;
+      return { action, outcomes, succeeded, refused: outcomes.length - succeeded };
+    },
     listRoutes: () => routes,
     listOwners: () => [{ id: 'orga_acme', name: 'Acme Staging' }],
     listOwnerApps: () => [

@@ -1,6 +1,7 @@
 /**
  * jsdom has no layout: the virtualised table is given a viewport (1000 x 600), and scrolling is a
- * no-op. Testing Library unmounts after each test.
+ * no-op. Testing Library unmounts after each test; the URL (where the dashboard keeps its place) and
+ * the stored preferences start empty for each.
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
@@ -8,6 +9,8 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
 });
 
 Object.defineProperty(HTMLElement.prototype, 'getBoundingClientRect', {

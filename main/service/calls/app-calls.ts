@@ -12,7 +12,7 @@ import { type CallContext, type HandlersOf, recordOf } from './context.ts';
 import { groupView } from './rule-calls.ts';
 
 /** The longest "keep awake until". */
-const MAX_KEEP_AWAKE_MS = 30 * DAY;
+export const MAX_KEEP_AWAKE_MS = 30 * DAY;
 
 export type AppCall = 'listApps' | 'getApp' | 'history' | 'reset' | 'wake' | 'keepAwake' | 'release';
 

@@ -1,0 +1,106 @@
+/**
+ * The dashboard's place as a route of the URL fragment (shared/nav-route.ts), both ways:
+ * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open), `#/history?app=...&cause=...`,
+ * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings`, `#/settings`.
+ *
+ * Each view says which part of the state its route holds (URL_VIEWS); a view without an entry is
+ * just its name. A route of an unknown view, or with values the dashboard would not accept (a state
+ * that does not exist, an id of the wrong form), falls back to what is valid.
+ */
+import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import type { NavRoute } from '../../shared/nav-route.ts';
+import { APP_ID_PATTERN, OWNER_ID_PATTERN } from '../../shared/routes.ts';
+
+export const VIEWS = ['apps', 'history', 'savings', 'routes', 'settings'] as const;
+export type View = (typeof VIEWS)[number];
+
+export interface Filters {
+  search: string;
+  state: ReaperState | '';
+  ownerId: string;
+  errorsOnly: boolean;
+}
+
+export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', errorsOnly: false };
+
+/** The History view's filters as the URL and its form hold them (text, empty = not filtered). */
+export const HISTORY_PARAMS = ['app', 'state', 'cause', 'actor', 'kind', 'from', 'to'] as const;
+export type HistoryParams = Partial<Record<(typeof HISTORY_PARAMS)[number], string>>;
+
+/** The part of the dashboard's state that the URL holds. */
+export interface UrlState {
+  view: View;
+  selectedAppId: string | null;
+  filters: Filters;
+  editingRoute: string | 'new' | null;
+  historyParams: HistoryParams;
+  routesSearch: string;
+}
+
+interface ViewUrl {
+  toRoute(s: UrlState): Pick<NavRoute, 'id' | 'params'>;
+  /** The state of a route of this view (the fields it holds; the others keep their value). */
+  fromRoute(r: NavRoute): Partial<UrlState>;
+}
+
+const ROUTE_ID = /^route_[A-Za-z0-9-]{1,100}$/;
+
+const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
+  apps: {
+    toRoute: (s) => ({
+      id: s.selectedAppId,
+      params: {
+        q: s.filters.search,
+        state: s.filters.state,
+        owner: s.filters.ownerId,
+        errors: s.filters.errorsOnly ? '1' : '',
+      },
+    }),
+    fromRoute: (r) => ({
+      selectedAppId: r.id !== null && APP_ID_PATTERN.test(r.id) ? r.id : null,
+      filters: {
+        search: r.params.q ?? '',
+        state: REAPER_STATES.includes(r.params.state as ReaperState) ? (r.params.state as ReaperState) : '',
+        ownerId: r.params.owner && OWNER_ID_PATTERN.test(r.params.owner) ? r.params.owner : '',
+        errorsOnly: r.params.errors === '1',
+      },
+    }),
+  },
+  history: {
+    toRoute: (s) => ({ id: null, params: { ...s.historyParams } }),
+    fromRoute: (r) => ({
+      historyParams: Object.fromEntries(
+        HISTORY_PARAMS.flatMap((k) => (r.params[k] ? [[k, r.params[k]]] : [])),
+      ) as HistoryParams,
+    }),
+  },
+  routes: {
+    toRoute: (s) => ({ id: s.editingRoute, params: { q: s.routesSearch } }),
+    fromRoute: (r) => ({
+      editingRoute: r.id === 'new' || (r.id !== null && ROUTE_ID.test(r.id)) ? r.id : null,
+      routesSearch: r.params.q ?? '',
+    }),
+  },
+};
+
+/** The route of the state (what the address bar shows). */
+export function routeOf(s: UrlState): NavRoute {
+  const own = URL_VIEWS[s.view]?.toRoute(s) ?? { id: null, params: {} };
+  return { view: s.view, ...own };
+}
+
+/**
+ * The state a route asks for, or null when it names no view of the dashboard. Fields of other views
+ * are reset (a pasted link shows what it says, not what was open before); the open app only lives
+ * in the apps view.
+ */
+export function stateOfRoute(r: NavRoute | null): Partial<UrlState> | null {
+  if (!r || !(VIEWS as readonly string[]).includes(r.view)) return null;
+  const view = r.view as View;
+  return {
+    view,
+    selectedAppId: null,
+    editingRoute: null,
+    ...URL_VIEWS[view]?.fromRoute(r),
+  };
+}
