@@ -3,6 +3,7 @@
  * about behaviour over time. Test-only: nothing in the app imports it.
  */
 import { HOUR, SECOND } from '../../shared/durations.ts';
+import type { Log } from '../../shared/log.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
@@ -25,6 +26,8 @@ export interface HarnessOptions {
   engineStore?: EngineStore;
   /** Team mode: the lease each write is fenced by. */
   leaseGuard?: (ownerId: string) => LeaseGuard | null;
+  /** Diagnostics of the engine. */
+  log?: Log;
   clock?: ManualClock;
   cloud?: SimulatedCloud;
   config?: ConfigStore;
@@ -46,6 +49,7 @@ export function harness(options: HarnessOptions = {}) {
     store: options.engineStore ?? store,
     config,
     ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());
 
