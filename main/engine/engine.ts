@@ -133,9 +133,13 @@ export class Engine {
     });
   }
 
-  /** These owners are acted on from now on: each of their apps is read and decided on at once. */
+  /**
+   * These owners are acted on from now on: their routed apps adopted, each of their apps read and
+   * decided on at once.
+   */
   actOn(ownerIds: readonly string[]): void {
     if (!this.core.running) return;
+    this.adoptRoutedApps();
     const owners = new Set(ownerIds);
     for (const record of this.core.records.values()) {
       if (owners.has(record.ownerId)) void this.evaluator.evaluate(record.appId);

@@ -86,7 +86,7 @@ describe.skipIf(skip !== null)(`leases per owner${skip ? ` (skipped: ${skip})` :
     });
     const b = new LeaseKeeper({ store: stores[1]!, instanceId: 'b', leaseMs: 600, owners: () => [] });
     try {
-      await a.runRound(); // a round by hand, no timer: a is "paused" from now on
+      // rounds by hand, no timer: a is "paused" after this one
       (a as unknown as { running: boolean }).running = true;
       await a.runRound();
       expect(a.activeOwners()).toEqual(OWNERS.slice(0, 2));

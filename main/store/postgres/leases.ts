@@ -108,6 +108,7 @@ export class LeaseKeeper {
 
   /** One round now (tests; the timer runs them otherwise). */
   runRound(): Promise<void> {
+    if (!this.running) return Promise.resolve();
     if (!this.round) {
       this.round = this.roundNow()
         .catch((error: unknown) => {
