@@ -12,6 +12,7 @@
  * On stop every lease is given back at once.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { describeError, type Log } from '../../../shared/log.ts';
 import type { LeaseGuard } from '../../engine/ports.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
@@ -20,7 +21,7 @@ export const DEFAULT_LEASE_MS = 15_000;
 
 export interface LeaseKeeperOptions {
   store: PostgresStore;
-  /** This instance's id (default: a random one). */
+  /** This instance's id (default: host name, process id and a random part). */
   instanceId?: string;
   /** How long a lease lasts without renewal (default 15 s); renewed every third of it. */
   leaseMs?: number;
@@ -51,7 +52,8 @@ export class LeaseKeeper {
 
   constructor(options: LeaseKeeperOptions) {
     this.options = options;
-    this.instanceId = options.instanceId ?? `reaper-${randomUUID()}`;
+    // Host and process first: an operator reading the leases table knows which instance holds what.
+    this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
