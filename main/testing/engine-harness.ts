@@ -26,6 +26,8 @@ export interface HarnessOptions {
   engineStore?: EngineStore;
   /** Team mode: the lease each write is fenced by. */
   leaseGuard?: (ownerId: string) => LeaseGuard | null;
+  /** Team mode: whether the engine acts on an owner's apps. */
+  acts?: (ownerId: string) => boolean;
   /** Diagnostics of the engine. */
   log?: Log;
   clock?: ManualClock;
@@ -49,6 +51,7 @@ export function harness(options: HarnessOptions = {}) {
     store: options.engineStore ?? store,
     config,
     ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
+    ...(options.acts ? { acts: options.acts } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());
