@@ -36,6 +36,11 @@ export interface EngineDeps {
    * transaction as each write of that owner's apps (none: writes are not fenced).
    */
   leaseGuard?: (ownerId: string) => LeaseGuard | null;
+  /**
+   * Team mode: whether this instance acts on the owner's apps now (it holds the owner's lease).
+   * Decisions, calls and sweeps skip the others; their records stay for the dashboard. None: all.
+   */
+  acts?: (ownerId: string) => boolean;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }
@@ -64,6 +69,12 @@ export class EngineCore {
 
   get settings() {
     return this.deps.config.settings();
+  }
+
+  /** Whether this instance acts on the owner's apps (always, outside team mode). */
+  acts(ownerId: string | null): boolean {
+    const acts = this.deps.acts;
+    return !acts || (ownerId !== null && acts(ownerId));
   }
 
   scheduleOf(appId: string): Schedule {

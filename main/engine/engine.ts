@@ -21,6 +21,7 @@ import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
+import { reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
@@ -54,13 +55,7 @@ export class Engine {
     this.deps = deps;
     this.core = new EngineCore(deps);
     const changed = (record: AppRecord) => this.changed(record);
-    this.journal = new Journal(this.core, {
-      changed,
-      forgotten: (appId) => {
-        this.core.groupWakes.delete(appId);
-        this.scheduler.forget(appId);
-      },
-    });
+    this.journal = new Journal(this.core, { changed, forgotten: (appId) => this.forgotten(appId) });
     this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
@@ -122,6 +117,43 @@ export class Engine {
   on(listener: EngineListener): () => void {
     this.core.listeners.add(listener);
     return () => this.core.listeners.delete(listener);
+  }
+
+  // ---- team mode (leases per owner) ----------------------------------------------------------
+
+  /**
+   * Read these owners' records again from the datastore: owners just taken over (before they are
+   * acted on: what the previous holder asked for is found pending), or owners another instance acts
+   * on (what the dashboard shows of them).
+   */
+  reloadOwners(ownerIds: readonly string[]): Promise<void> {
+    return reloadOwners(this.core, ownerIds, {
+      changed: (record) => this.changed(record),
+      forgotten: (appId) => this.forgotten(appId),
+    });
+  }
+
+  /**
+   * These owners are acted on from now on: their routed apps adopted, each of their apps read and
+   * decided on at once.
+   */
+  actOn(ownerIds: readonly string[]): void {
+    if (!this.core.running) return;
+    this.adoptRoutedApps();
+    const owners = new Set(ownerIds);
+    for (const record of this.core.records.values()) {
+      if (owners.has(record.ownerId)) void this.evaluator.evaluate(record.appId);
+    }
+  }
+
+  /** Resolves when the evaluations under way have ended (before a lease is given back). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.evaluator.underWay());
+  }
+
+  private forgotten(appId: string): void {
+    this.core.groupWakes.delete(appId);
+    this.scheduler.forget(appId);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -236,6 +268,8 @@ export class Engine {
   private adoptRoutedApps(): void {
     const now = this.deps.clock.now();
     for (const [appId, r] of this.core.routing) {
+      // Team mode: another instance adopts the apps of the owners it acts on.
+      if (!this.core.acts(r.ownerId)) continue;
       const record = this.core.records.get(appId);
       // A refused write is announced by the journal; the app is adopted at the next sweep.
       if (!record) {
@@ -275,6 +309,8 @@ export class Engine {
   ): Promise<AppRecord | undefined> {
     const record = this.core.records.get(appId);
     if (!record) return undefined;
+    // Team mode: the instance holding the owner's lease acts on its requests.
+    if (!this.core.acts(record.ownerId)) return record;
     const asks =
       record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
     if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;

@@ -8,7 +8,7 @@ import { describeError } from '../../shared/log.ts';
 import type { EngineCore } from './core.ts';
 import { type Call, type Decision, decide, type Observation } from './decide.ts';
 import type { Journal } from './journal.ts';
-import { type CleverApp, CleverCallError, isNeverDeployed } from './ports.ts';
+import { type CleverApp, CleverCallError, isNeverDeployed, LeaseLost } from './ports.ts';
 import type { TrafficCoalescer } from './traffic.ts';
 
 /** Deployments read per app when a decision needs them: the newest few are enough. */
@@ -112,7 +112,7 @@ export class Evaluator {
     const { core } = this;
     const signal = core.abort.signal;
     let record = core.records.get(appId);
-    if (!record || !core.running) return;
+    if (!record || !core.running || !core.acts(record.ownerId)) return;
     try {
       const obs: Observation = {
         app:
@@ -148,6 +148,8 @@ export class Evaluator {
       }
     } catch (error) {
       if (!core.running || (error instanceof CleverCallError && error.kind === 'aborted')) return;
+      // Team mode: another instance took the owner over; it acts now (the journal logged it).
+      if (error instanceof LeaseLost) return;
       await this.journal.noteProblem(appId, `Clever Cloud could not be read: ${describeError(error)}`);
     } finally {
       const latest = core.records.get(appId);

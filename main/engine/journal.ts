@@ -7,7 +7,7 @@
 import type { Actor, AppRecord, HistoryEntry, HistoryKind, ReaperState } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
 import type { EngineCore } from './core.ts';
-import type { StoreCommit } from './ports.ts';
+import { LeaseLost, type StoreCommit } from './ports.ts';
 
 export interface JournalNote {
   kind: HistoryKind;
@@ -217,6 +217,11 @@ export class Journal {
   }
 
   private refused(error: unknown): void {
+    if (error instanceof LeaseLost) {
+      // A handover between instances (team mode): the new holder acts; nothing is wrong with storage.
+      this.core.deps.log?.('info', `a write was not made: ${error.message}`);
+      return;
+    }
     const problem = `the datastore refused a write: ${describeError(error)}`;
     if (this.storageProblem !== problem) {
       this.storageProblem = problem;

@@ -92,8 +92,10 @@ export class Scheduler {
     const started = performance.now();
     const run = (async () => {
       this.hooks.adopt();
-      const owners = groupByOwner(this.core.records.values());
-      for (const ownerId of await this.hooks.extraOwners()) if (!owners.has(ownerId)) owners.set(ownerId, []);
+      const owners = groupByOwner(this.acted(this.core.records.values()));
+      for (const ownerId of await this.hooks.extraOwners()) {
+        if (!owners.has(ownerId) && this.core.acts(ownerId)) owners.set(ownerId, []);
+      }
       // First every list (the rules match against them and adopt new apps), then the decisions.
       const lists = new Map<string, Map<string, CleverApp>>();
       await mapLimit([...owners], CONCURRENCY, async ([ownerId, appIds]) => {
@@ -102,7 +104,7 @@ export class Scheduler {
       });
       if (!this.core.running) return;
       this.hooks.listed(lists);
-      const managed = groupByOwner(this.core.records.values());
+      const managed = groupByOwner(this.acted(this.core.records.values()));
       await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
         const appIds = managed.get(ownerId) ?? [];
         // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
@@ -183,7 +185,7 @@ export class Scheduler {
   /** Apps in transit, apps a request asked for, apps with a call to confirm. */
   private async runFast(): Promise<void> {
     const started = performance.now();
-    const targets = [...this.core.records.values()].filter(
+    const targets = this.acted(this.core.records.values()).filter(
       (r) => isInTransit(r.state) || r.wakeRequestedAt !== null || r.pendingCall !== null,
     );
     await this.evaluateFresh(targets.map((r) => r.appId));
@@ -193,7 +195,9 @@ export class Scheduler {
   /** Evaluate these apps on a fresh read: one get per app, or one list when an owner has several. */
   private async evaluateFresh(appIds: string[]): Promise<void> {
     const { records } = this.core;
-    const owners = groupByOwner(appIds.map((id) => records.get(id)).filter((r) => r !== undefined));
+    const owners = groupByOwner(
+      this.acted(appIds.map((id) => records.get(id)).filter((r) => r !== undefined)),
+    );
     await mapLimit([...owners], CONCURRENCY, async ([ownerId, ids]) => {
       if (ids.length === 1) {
         await this.evaluator.evaluate(ids[0]!);
@@ -203,6 +207,11 @@ export class Scheduler {
       if (apps)
         await mapLimit(ids, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
     });
+  }
+
+  /** The records of the owners this instance acts on (all, outside team mode). */
+  private acted(records: Iterable<AppRecord>): AppRecord[] {
+    return [...records].filter((r) => this.core.acts(r.ownerId));
   }
 
   private async readOwner(

@@ -60,6 +60,14 @@ describe('the datastore of the command line', () => {
     });
     expect(() => parseCli(['--database', 'sqlite:///tmp/x'], {})).toThrow(/^--database: not a postgres/);
   });
+
+  it('takes --lease-seconds in team mode only', () => {
+    const db = ['--database', 'postgres://r@db.test/reaper'];
+    expect(parseCli(db, {})).not.toHaveProperty('leaseMs');
+    expect(parseCli([...db, '--lease-seconds', '2.5'], {})).toMatchObject({ leaseMs: 2500 });
+    expect(() => parseCli([...db, '--lease-seconds', '0'], {})).toThrow(/^--lease-seconds:/);
+    expect(() => parseCli(['--lease-seconds', '5'], {})).toThrow(/only with --database/);
+  });
 });
 
 describe('the admin token', () => {

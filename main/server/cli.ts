@@ -55,6 +55,8 @@ const USAGE = `Usage: npm run serve -- [options]
   --database URL      team mode: the account's datastore, routes and settings in PostgreSQL
                       (postgres://...; also $DATABASE_URL, else $POSTGRESQL_ADDON_URI as a
                       Clever Cloud PostgreSQL add-on sets it). Default: SQLite in DIR
+  --lease-seconds N   team mode: how long an instance holds an owner's apps without renewing
+                      its lease (default: 15); another instance takes them over after that
   -h, --help          this help
 
 Connection caps (the defaults leave half or more of the open-file limit to the engine's own calls):
@@ -85,6 +87,7 @@ export type CliOptions = Pick<
   | 'dataDir'
   | 'apiUrl'
   | 'database'
+  | 'leaseMs'
   | 'timeScale'
   | 'timeOrigin'
   | 'allowedHosts'
@@ -111,6 +114,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'data-dir': { type: 'string' },
       'api-url': { type: 'string' },
       database: { type: 'string' },
+      'lease-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -153,6 +157,17 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     apiUrl = url.toString();
   }
   const database = chooseDatabase(values.database, env);
+  let leaseMs: number | null = null;
+  if (values['lease-seconds'] !== undefined) {
+    const seconds = Number(values['lease-seconds']);
+    if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 3600) {
+      throw new Error(
+        `--lease-seconds: '${values['lease-seconds']}' is not a number of seconds from 0.5 to 3600`,
+      );
+    }
+    if (!database) throw new Error('--lease-seconds: only with --database (team mode)');
+    leaseMs = Math.round(seconds * 1000);
+  }
   const allowedHosts: string[] = [];
   for (const name of [...(values['allowed-host'] ?? []), ...(env.REAPER_ALLOWED_HOSTS ?? '').split(',')]) {
     const host = name.trim().toLowerCase().replace(/\.$/, '');
@@ -185,6 +200,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     caps,
     ...(database ? { database: database.url } : {}),
     onePort: values['one-port'] || platformPort !== undefined,
+    ...(leaseMs !== null ? { leaseMs } : {}),
   };
 }
 

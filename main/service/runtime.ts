@@ -32,6 +32,8 @@ export interface RuntimeOptions {
    * settings live there instead of the data directory; the demo stays in memory.
    */
   database?: string | null;
+  /** Team mode: how long an owner's lease lasts without renewal, in ms (default 15 s). */
+  leaseMs?: number;
   /** --api-url: another Clever Cloud API base URL (a simulator, a proxy). */
   apiUrl: string | null;
   env?: NodeJS.ProcessEnv;
@@ -90,6 +92,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
           },
         }
       : {}),
+    ...(options.leaseMs ? { leases: { leaseMs: options.leaseMs } } : {}),
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);

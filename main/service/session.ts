@@ -22,6 +22,8 @@ import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
 import type { ReaperStore } from '../store/contract.ts';
 import { Datastore } from '../store/datastore.ts';
+import { LeaseKeeper } from '../store/postgres/leases.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
@@ -70,6 +72,11 @@ export interface SessionOptions {
    * (PostgreSQL) instead of accountDatastore() and accountBackend().
    */
   sharedDatastore?: (now: () => number) => Promise<{ store: ReaperStore & EngineStore; config: ConfigStore }>;
+  /**
+   * Team mode on PostgreSQL: how long an owner's lease lasts without renewal (default 15 s), and this
+   * instance's id (default: a random one).
+   */
+  leases?: { leaseMs?: number; instanceId?: string };
   /**
    * Tests on a manual clock: the demo's simulator in-process, without HTTP (whose round trips a
    * manual clock cannot wait for); its traffic then reaches the engine directly.
@@ -122,19 +129,51 @@ interface Parts {
   waitFirstSweep?: boolean;
   /** The port the engine is given (see SessionOptions.enginePort). */
   enginePort?: CleverCloudPort;
+  /** Team mode: the engine acts only on the owners whose lease it holds in this database. */
+  leases?: { store: PostgresStore; leaseMs?: number; instanceId?: string };
+}
+
+/** Team mode: the lease keeper of a session, acting through its engine. */
+function keeperFor(parts: Parts, engine: () => Engine): LeaseKeeper | null {
+  const { leases, config, log } = parts;
+  if (!leases) return null;
+  return new LeaseKeeper({
+    store: leases.store,
+    ...(leases.leaseMs ? { leaseMs: leases.leaseMs } : {}),
+    ...(leases.instanceId ? { instanceId: leases.instanceId } : {}),
+    owners: () => [
+      ...engine()
+        .list()
+        .map((r) => r.ownerId),
+      ...config.routes().map((r) => r.ownerId),
+    ],
+    onTaken: (owners) => engine().reloadOwners(owners),
+    onActive: (owners) => engine().actOn(owners),
+    onLetGo: () => engine().settled(),
+    onRound: (others) => engine().reloadOwners(others),
+    ...(log ? { log } : {}),
+  });
 }
 
 async function open(parts: Parts): Promise<Session> {
   const { clock, config, store, clever, log } = parts;
-  const engine = new Engine({
+  const keeper = keeperFor(parts, () => engine);
+  const engine: Engine = new Engine({
     clock,
     clever: parts.enginePort ?? clever,
     store: parts.engineStore,
     // Releases are held while routes may be missing (a damaged settings file, a route that does not validate).
     config: config.engineConfig(),
+    ...(keeper
+      ? { acts: (owner: string) => keeper.acts(owner), leaseGuard: (owner: string) => keeper.guard(owner) }
+      : {}),
     ...(log ? { log } : {}),
   });
-  const offConfig = config.onChange(() => engine.configChanged());
+  const offConfig = config.onChange(() => {
+    engine.configChanged();
+    // A route of an owner no instance holds yet: its lease row, and maybe its lease, at once.
+    void keeper?.runRound();
+  });
   const traffic = new SessionTraffic({
     engine,
     config,
@@ -147,6 +186,7 @@ async function open(parts: Parts): Promise<Session> {
   const socket = eventsOf(clever);
   const follower = socket ? new EventFollower({ engine, source: socket, ...(log ? { log } : {}) }) : null;
   await engine.start();
+  await keeper?.start();
   await traffic.start();
   follower?.start();
   // The dashboard's first look shows names and states read from Clever Cloud, unless it is slow.
@@ -167,6 +207,7 @@ async function open(parts: Parts): Promise<Session> {
       offConfig();
       await follower?.stop();
       await traffic.close();
+      await keeper?.stop();
       await engine.stop();
       await parts.onClose?.();
       await store.close();
@@ -236,10 +277,13 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
 
     async account(clever) {
       const clock = options.accountClock ?? systemClock;
-      let parts: Pick<Parts, 'store' | 'engineStore' | 'expectedWakeMs' | 'config' | 'problem'>;
+      let parts: Pick<Parts, 'store' | 'engineStore' | 'expectedWakeMs' | 'config' | 'problem' | 'leases'>;
       if (options.sharedDatastore) {
         const shared = await options.sharedDatastore(() => clock.now());
         parts = {
+          ...(shared.store instanceof PostgresStore
+            ? { leases: { store: shared.store, ...options.leases } }
+            : {}),
           store: shared.store,
           engineStore: shared.store,
           expectedWakeMs: cachedExpectedWakeMs(shared.store),

@@ -3,6 +3,7 @@
  * about behaviour over time. Test-only: nothing in the app imports it.
  */
 import { HOUR, SECOND } from '../../shared/durations.ts';
+import type { Log } from '../../shared/log.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
@@ -25,6 +26,10 @@ export interface HarnessOptions {
   engineStore?: EngineStore;
   /** Team mode: the lease each write is fenced by. */
   leaseGuard?: (ownerId: string) => LeaseGuard | null;
+  /** Team mode: whether the engine acts on an owner's apps. */
+  acts?: (ownerId: string) => boolean;
+  /** Diagnostics of the engine. */
+  log?: Log;
   clock?: ManualClock;
   cloud?: SimulatedCloud;
   config?: ConfigStore;
@@ -46,6 +51,8 @@ export function harness(options: HarnessOptions = {}) {
     store: options.engineStore ?? store,
     config,
     ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
+    ...(options.acts ? { acts: options.acts } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());
 

@@ -99,6 +99,14 @@ export const PG_MIGRATIONS: string[] = [
     expires_at BIGINT NOT NULL
   );
   `,
+  // 2: the live instances of team mode, each with its heartbeat (epoch ms, the database's clock):
+  // leases are balanced across the instances seen within a lease time.
+  `
+  CREATE TABLE instances (
+    id TEXT PRIMARY KEY,
+    seen_at BIGINT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */

@@ -49,7 +49,7 @@ const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_
     .join(', ')}`;
 const HISTORY_FIELDS = 7;
 /** The database's clock, in epoch ms: lease expiry is judged on it, the same for every instance. */
-const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+export const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */

@@ -1,0 +1,44 @@
+/**
+ * Team mode's handovers: the records of owners read again from the datastore, for an owner this
+ * instance just took over (what the previous holder left pending is found there, and checked against
+ * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
+ * acts on (the dashboard shows their apps as the datastore has them).
+ */
+import type { AppRecord } from '../../shared/domain.ts';
+import type { EngineCore } from './core.ts';
+
+/**
+ * Replace the in-memory records of these owners by the datastore's; announce those that changed.
+ * `changed` is called for each record kept (its due time), `forgotten` for each one gone.
+ */
+export async function reloadOwners(
+  core: EngineCore,
+  ownerIds: readonly string[],
+  hooks: { changed(record: AppRecord): void; forgotten(appId: string): void },
+): Promise<void> {
+  if (ownerIds.length === 0) return;
+  const owners = new Set(ownerIds);
+  const stored = (await core.deps.store.loadRecords()).filter((r) => owners.has(r.ownerId));
+  const seen = new Set<string>();
+  for (const record of stored) {
+    seen.add(record.appId);
+    const before = core.records.get(record.appId);
+    if (before && sameRecord(before, record)) continue;
+    core.records.set(record.appId, record);
+    core.emit({ type: 'app', record });
+    hooks.changed(record);
+  }
+  for (const [appId, record] of core.records) {
+    if (owners.has(record.ownerId) && !seen.has(appId)) {
+      core.records.delete(appId);
+      hooks.forgotten(appId);
+      core.emit({ type: 'removed', appId });
+    }
+  }
+}
+
+function sameRecord(a: AppRecord, b: AppRecord): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof AppRecord>;
+  for (const key of keys) if ((a[key] ?? null) !== (b[key] ?? null)) return false;
+  return true;
+}

@@ -1,0 +1,130 @@
+/**
+ * Fencing, two engines on one PostgreSQL: the instance holding an owner is paused (its lease rounds
+ * stop) until its lease expires and the other instance takes the owner over. Resumed, the paused
+ * engine still believes it holds the owner and decides a stop: its write is refused (LeaseLost) in
+ * the transaction of the state change, so its stop never reaches Clever Cloud; the new holder, which
+ * read the owner's records again on takeover, stops the app once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR, MINUTE } from '../../../shared/durations.ts';
+import { ManualClock } from '../../engine/clocks.ts';
+import type { CleverCloudPort } from '../../engine/ports.ts';
+import { InProcessCleverPort } from '../../simulator/in-process-port.ts';
+import { SimulatedCloud } from '../../simulator/model.ts';
+import { harness, MONDAY_9AM } from '../../testing/engine-harness.ts';
+import {
+  type PostgresCluster,
+  postgresSkipReason,
+  startPostgresCluster,
+} from '../../testing/postgres-cluster.ts';
+import { LeaseKeeper } from './leases.ts';
+import { PostgresStore } from './pg-store.ts';
+
+const skip = postgresSkipReason();
+
+/** The port, recording each stop and start sent through it. */
+function recording(port: CleverCloudPort, calls: string[]): CleverCloudPort {
+  return {
+    listOwners: (o) => port.listOwners(o),
+    listApplications: (owner, o) => port.listApplications(owner, o),
+    getApplication: (owner, app, o) => port.getApplication(owner, app, o),
+    listDeployments: (owner, app, o) => port.listDeployments(owner, app, o),
+    stopApplication: (owner, app, o) => {
+      calls.push(`stop ${app}`);
+      return port.stopApplication(owner, app, o);
+    },
+    startApplication: (owner, app, o) => {
+      calls.push(`start ${app}`);
+      return port.startApplication(owner, app, o);
+    },
+  };
+}
+
+describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+
+  it('a paused holder resumed after a takeover cannot act: its write fails with LeaseLost', async () => {
+    const url = await cluster.createDatabase();
+    const clock = new ManualClock(MONDAY_9AM);
+    const cloud = new SimulatedCloud(clock);
+    const org = cloud.addOrganisation('Acme');
+    const stores = [await PostgresStore.open(url), await PostgresStore.open(url)] as const;
+    const calls: [string[], string[]] = [[], []];
+    const logs: [string, string][] = [];
+    const keepers: LeaseKeeper[] = [];
+    const instances = stores.map((store, i) => {
+      const keeper: LeaseKeeper = new LeaseKeeper({
+        store,
+        instanceId: `instance-${i}`,
+        leaseMs: 10 * 60_000, // rounds by hand only
+        owners: () => [org.id],
+        onTaken: (owners) => h.engine.reloadOwners(owners),
+        onActive: (owners) => h.engine.actOn(owners),
+      });
+      keepers.push(keeper);
+      const h = harness({
+        clock,
+        cloud,
+        port: recording(new InProcessCleverPort(cloud), calls[i]!),
+        engineStore: store,
+        acts: (owner) => keeper.acts(owner),
+        leaseGuard: (owner) => keeper.guard(owner),
+        ...(i === 0 ? { log: (level, message) => logs.push([level, message]) } : {}),
+      });
+      return { h, keeper, store };
+    });
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    /** Advance the shared clock in steps, letting both engines' PostgreSQL writes land. */
+    const advance = async (ms: number, step = MINUTE) => {
+      for (let t = 0; t < ms; t += step) {
+        await clock.advance(step);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    };
+    try {
+      const app = a.h.manage('review', {}, { gracePeriodMs: HOUR });
+      b.h.config.createRoute({ appId: app.id, ownerId: org.id, gracePeriodMs: HOUR });
+      await a.h.engine.start();
+      await a.keeper.start();
+      await b.h.engine.start();
+      await b.keeper.start();
+      expect(a.keeper.acts(org.id)).toBe(true);
+      expect(b.keeper.acts(org.id)).toBe(false);
+      await advance(5 * MINUTE);
+      expect(a.h.state(app.id)).toBe('Up');
+
+      // a is paused: no more rounds; its lease runs out, and b takes the owner over
+      await a.store.transaction((c) => c.query('UPDATE leases SET expires_at = 0'));
+      await b.keeper.runRound();
+      expect(b.keeper.acts(org.id)).toBe(true);
+      expect(b.keeper.guard(org.id).token).toBe(2);
+      expect(b.h.state(app.id)).toBe('Up'); // read again from the datastore on takeover
+
+      // a resumes still believing it holds the owner: the grace ends, both decide a stop
+      expect(a.keeper.acts(org.id)).toBe(true);
+      await advance(HOUR + 10 * MINUTE);
+      expect(calls[0]).toEqual([]);
+      expect(calls[1]).toEqual([`stop ${app.id}`]);
+      expect(b.h.state(app.id)).toBe('Down');
+      expect(a.h.state(app.id)).toBe('Up'); // its refused decision was never applied
+      expect(a.h.engine.storage).toBeNull();
+      expect(
+        logs.some(([level, m]) => level === 'info' && /no longer held by instance-0 \(token 1\)/.test(m)),
+      ).toBe(true);
+      const stored = (await b.store.loadRecords()).find((r) => r.appId === app.id);
+      expect(stored).toMatchObject({ state: 'Down' });
+
+      // a's next round finds the lease gone: it stops acting on the owner
+      await a.keeper.runRound();
+      expect(a.keeper.acts(org.id)).toBe(false);
+    } finally {
+      for (const k of keepers) await k.stop();
+      for (const i of instances) await i.h.engine.stop();
+      for (const s of stores) await s.close();
+    }
+  });
+});
