@@ -3,62 +3,29 @@
  * shared schema before sending, and the engine's answer (400 with field problems) lands on the same
  * fields: one set of messages, wherever the problem was found.
  */
-import { type FormEvent, useId, useState } from 'react';
-import { InputError } from '../../shared/errors.ts';
+import { useState } from 'react';
 import { type Route, routeCreateSchema, routeUpdateSchema } from '../../shared/routes.ts';
-import { type Draft, draftOf, fieldsOf, type Problems, problemsFrom, type Unit } from '../lib/route-draft.ts';
+import { type Draft, draftOf, fieldsOf, type Unit } from '../lib/route-draft.ts';
 import { useDashboard } from '../store/context.tsx';
-import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
 import { RouteRanges } from './RouteRanges.tsx';
 import { RouteTarget, usePickable } from './RouteTarget.tsx';
+import { useEditorForm } from './use-editor-form.tsx';
 
 export function RouteEditor({ route, onDone }: { route: Route | null; onDone: () => void }) {
   const createRoute = useDashboard((s) => s.createRoute);
   const updateRoute = useDashboard((s) => s.updateRoute);
   const forApp = useDashboard((s) => s.newRouteFor);
   const [draft, setDraft] = useState(() => draftOf(route, forApp));
-  const [problems, setProblems] = useState<Problems>({});
-  const [saving, setSaving] = useState(false);
-  const id = useId();
   const { owners, ownersError, apps } = usePickable(draft.ownerId, setDraft);
+  const { id, problems, saving, submit, err, described } = useEditorForm({
+    fields: () => fieldsOf(draft),
+    schema: route ? routeUpdateSchema : routeCreateSchema,
+    save: (fields) => (route ? updateRoute(route.id, fields) : createRoute(fields)),
+    onDone,
+  });
 
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const fields = fieldsOf(draft);
-    const check = (route ? routeUpdateSchema : routeCreateSchema).safeParse(fields);
-    if (!check.success) {
-      setProblems(problemsFrom(InputError.fromZod(check.error)) ?? {});
-      return;
-    }
-    setProblems({});
-    setSaving(true);
-    try {
-      if (route) await updateRoute(route.id, fields);
-      else await createRoute(fields);
-      onDone();
-    } catch (error) {
-      setProblems(problemsFrom(error) ?? { form: [errorText(error)] });
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const err = (field: string) => {
-    const messages = Object.entries(problems)
-      .filter(([f]) => f === field || f.startsWith(`${field}.`))
-      .flatMap(([, m]) => m);
-    return messages.length ? (
-      <span className="field-error" id={`${id}-${field}-err`}>
-        {messages.join('; ')}
-      </span>
-    ) : null;
-  };
-  const described = (field: string) =>
-    Object.keys(problems).some((f) => f === field || f.startsWith(`${field}.`))
-      ? { 'aria-describedby': `${id}-${field}-err`, 'aria-invalid': true }
-      : {};
   const picked = apps?.find((a) => a.id === draft.appId);
 
   return (

@@ -5,17 +5,17 @@
  * saving would do to each (manage it, take it from another rule, or leave it to a rule that comes
  * first or to its route). Checked with the shared schema, refusals land on their fields.
  */
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Owner, RulePreviewResult } from '../../shared/api.ts';
-import { InputError } from '../../shared/errors.ts';
 import { type Rule, ruleCreateSchema, ruleUpdateSchema } from '../../shared/rules.ts';
-import { type Problems, problemsFrom, type Unit } from '../lib/route-draft.ts';
+import type { Unit } from '../lib/route-draft.ts';
 import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
 import { RouteRanges } from './RouteRanges.tsx';
 import { RulePreviewList } from './RulePreviewList.tsx';
+import { useEditorForm } from './use-editor-form.tsx';
 
 export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => void }) {
   const api = useApi();
@@ -25,12 +25,15 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
   const [draft, setDraft] = useState<RuleDraft>(() =>
     ruleDraftOf(rule, rule ? rules.findIndex((r) => r.id === rule.id) : rules.length),
   );
-  const [problems, setProblems] = useState<Problems>({});
-  const [saving, setSaving] = useState(false);
   const [owners, setOwners] = useState<Owner[] | null>(null);
   const [preview, setPreview] = useState<RulePreviewResult | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
-  const id = useId();
+  const { id, problems, saving, submit, err, described } = useEditorForm({
+    fields: () => ruleFieldsOf(draft),
+    schema: rule ? ruleUpdateSchema : ruleCreateSchema,
+    save: (fields) => (rule ? updateRule(rule.id, fields) : createRule(fields)),
+    onDone,
+  });
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -62,41 +65,6 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
     };
   }, [api, draft, rule]);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const fields = ruleFieldsOf(draft);
-    const check = (rule ? ruleUpdateSchema : ruleCreateSchema).safeParse(fields);
-    if (!check.success) {
-      setProblems(problemsFrom(InputError.fromZod(check.error)) ?? {});
-      return;
-    }
-    setProblems({});
-    setSaving(true);
-    try {
-      if (rule) await updateRule(rule.id, fields);
-      else await createRule(fields);
-      onDone();
-    } catch (error) {
-      setProblems(problemsFrom(error) ?? { form: [errorText(error)] });
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const err = (field: string) => {
-    const messages = Object.entries(problems)
-      .filter(([f]) => f === field || f.startsWith(`${field}.`))
-      .flatMap(([, m]) => m);
-    return messages.length ? (
-      <span className="field-error" id={`${id}-${field}-err`}>
-        {messages.join('; ')}
-      </span>
-    ) : null;
-  };
-  const described = (field: string) =>
-    Object.keys(problems).some((f) => f === field || f.startsWith(`${field}.`))
-      ? { 'aria-describedby': `${id}-${field}-err`, 'aria-invalid': true }
-      : {};
   const places = rule ? rules.length : rules.length + 1;
 
   return (
