@@ -5,11 +5,11 @@
  */
 import { useState } from 'react';
 import { type Route, routeCreateSchema, routeUpdateSchema } from '../../shared/routes.ts';
-import { type Draft, draftOf, fieldsOf, type Unit } from '../lib/route-draft.ts';
+import { type Draft, draftOf, fieldsOf } from '../lib/route-draft.ts';
 import { useDashboard } from '../store/context.tsx';
 import { Switch } from './form.tsx';
-import { RouteRanges } from './RouteRanges.tsx';
 import { RouteTarget, usePickable } from './RouteTarget.tsx';
+import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 import { useEditorForm } from './use-editor-form.tsx';
 
 export function RouteEditor({ route, onDone }: { route: Route | null; onDone: () => void }) {
@@ -75,85 +75,16 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
           </Switch>
         </div>
 
-        <label htmlFor={`${id}-grace`}>Grace period</label>
-        <div>
-          <span className="with-unit">
-            <input
-              id={`${id}-grace`}
-              inputMode="decimal"
-              value={draft.grace}
-              onChange={(e) => set({ grace: e.target.value })}
-              {...described('gracePeriodMs')}
-            />
-            <select
-              aria-label="Unit of the grace period"
-              value={draft.graceUnit}
-              onChange={(e) => set({ graceUnit: e.target.value as Unit })}
-            >
-              <option value="min">minutes</option>
-              <option value="h">hours</option>
-            </select>
-          </span>
-          <span className="hint">Put to sleep after this long without traffic (1 minute to 30 days).</span>
-          {err('gracePeriodMs')}
-        </div>
-
-        <RouteRanges
+        <RouteTemplateFields
           id={id}
-          ranges={draft.ranges}
+          draft={draft}
+          set={set}
+          setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
           problems={problems}
-          update={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+          err={err}
+          described={described}
+          examples={{ hosts: 'staging.example.com, ...', group: 'optional: pr-123' }}
         />
-
-        <label htmlFor={`${id}-hosts`}>Wake-proxy hosts</label>
-        <div>
-          <input
-            id={`${id}-hosts`}
-            value={draft.hosts}
-            placeholder="staging.example.com, ..."
-            onChange={(e) => set({ hosts: e.target.value })}
-            {...described('hosts')}
-          />
-          {err('hosts')}
-        </div>
-
-        <label htmlFor={`${id}-group`}>Group</label>
-        <div>
-          <input
-            id={`${id}-group`}
-            value={draft.group}
-            placeholder="optional: pr-123"
-            onChange={(e) => set({ group: e.target.value })}
-            {...described('group')}
-          />
-          <span className="hint">Apps with the same group wake together and sleep when all may.</span>
-          {err('group')}
-        </div>
-
-        <label htmlFor={`${id}-paths`}>Ignore paths</label>
-        <div>
-          <input
-            id={`${id}-paths`}
-            value={draft.pathPrefixes}
-            placeholder="/health, /metrics"
-            onChange={(e) => set({ pathPrefixes: e.target.value })}
-            {...described('filters.pathPrefixes')}
-          />
-          <span className="hint">Requests whose path starts with one of these do not count as traffic.</span>
-          {err('filters.pathPrefixes')}
-        </div>
-
-        <label htmlFor={`${id}-sources`}>Ignore sources</label>
-        <div>
-          <input
-            id={`${id}-sources`}
-            value={draft.sources}
-            placeholder="10.0.0.0/8, 203.0.113.7"
-            onChange={(e) => set({ sources: e.target.value })}
-            {...described('filters.sources')}
-          />
-          {err('filters.sources')}
-        </div>
       </div>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>

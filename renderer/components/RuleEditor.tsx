@@ -8,12 +8,11 @@
 import { useEffect, useState } from 'react';
 import type { Owner, RulePreviewResult } from '../../shared/api.ts';
 import { type Rule, ruleCreateSchema, ruleUpdateSchema } from '../../shared/rules.ts';
-import type { Unit } from '../lib/route-draft.ts';
 import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
-import { RouteRanges } from './RouteRanges.tsx';
+import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 import { RulePreviewList } from './RulePreviewList.tsx';
 import { useEditorForm } from './use-editor-form.tsx';
 
@@ -146,86 +145,24 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
           </Switch>
         </div>
 
-        <label htmlFor={`${id}-grace`}>Grace period</label>
-        <div>
-          <span className="with-unit">
-            <input
-              id={`${id}-grace`}
-              inputMode="decimal"
-              value={draft.grace}
-              onChange={(e) => set({ grace: e.target.value })}
-              {...described('gracePeriodMs')}
-            />
-            <select
-              aria-label="Unit of the grace period"
-              value={draft.graceUnit}
-              onChange={(e) => set({ graceUnit: e.target.value as Unit })}
-            >
-              <option value="min">minutes</option>
-              <option value="h">hours</option>
-            </select>
-          </span>
-          {err('gracePeriodMs')}
-        </div>
-
-        <RouteRanges
+        <RouteTemplateFields
           id={id}
-          ranges={draft.ranges}
+          draft={draft}
+          set={set}
+          setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
           problems={problems}
-          update={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+          err={err}
+          described={described}
+          examples={{
+            hosts: '{name}.review.example.com',
+            group: 'pr-{2}',
+            hostsHint: (
+              <>
+                {'{name}'} and {'{1}'}… are made DNS-safe (lower case, dashes).
+              </>
+            ),
+          }}
         />
-
-        <label htmlFor={`${id}-hosts`}>Wake-proxy hosts</label>
-        <div>
-          <input
-            id={`${id}-hosts`}
-            value={draft.hosts}
-            placeholder="{name}.review.example.com"
-            onChange={(e) => set({ hosts: e.target.value })}
-            {...described('hosts')}
-          />
-          <span className="hint">
-            {'{name}'} and {'{1}'}… are made DNS-safe (lower case, dashes).
-          </span>
-          {err('hosts')}
-        </div>
-
-        <label htmlFor={`${id}-group`}>Group</label>
-        <div>
-          <input
-            id={`${id}-group`}
-            value={draft.group}
-            placeholder="pr-{2}"
-            onChange={(e) => set({ group: e.target.value })}
-            {...described('group')}
-          />
-          <span className="hint">Apps with the same group wake together and sleep when all may.</span>
-          {err('group')}
-        </div>
-
-        <label htmlFor={`${id}-paths`}>Ignore paths</label>
-        <div>
-          <input
-            id={`${id}-paths`}
-            value={draft.pathPrefixes}
-            placeholder="/health, /metrics"
-            onChange={(e) => set({ pathPrefixes: e.target.value })}
-            {...described('filters.pathPrefixes')}
-          />
-          {err('filters.pathPrefixes')}
-        </div>
-
-        <label htmlFor={`${id}-sources`}>Ignore sources</label>
-        <div>
-          <input
-            id={`${id}-sources`}
-            value={draft.sources}
-            placeholder="10.0.0.0/8"
-            onChange={(e) => set({ sources: e.target.value })}
-            {...described('filters.sources')}
-          />
-          {err('filters.sources')}
-        </div>
       </div>
       <RulePreviewList preview={preview} error={previewError} rules={rules} />
       <div className="form-actions">
