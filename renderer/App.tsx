@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { DashboardApi } from './api/dashboard-api.ts';
 import { createHttpClient } from './api/http-client.ts';
 import { forgetToken, saveToken } from './api/token.ts';
+import './i18n.ts';
 import { Shell } from './components/Shell.tsx';
 import { TokenScreen } from './components/TokenScreen.tsx';
 import { bindUrl } from './lib/url-binding.ts';
