@@ -45,6 +45,8 @@ export interface Session {
   traffic: SessionTraffic;
   /** The median of the app's last starts, for the waking page (null before the first). */
   expectedWakeMs(appId: string): number | null;
+  /** Team mode on PostgreSQL: the owners' leases this instance holds (null elsewhere). */
+  leases: LeaseKeeper | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
   problem: string | null;
   /** Stop the engine, the traffic sources (and the demo's simulator), close the datastore. */
@@ -203,6 +205,7 @@ async function open(parts: Parts): Promise<Session> {
     traffic,
     expectedWakeMs: parts.expectedWakeMs,
     problem: parts.problem,
+    leases: keeper,
     async close() {
       offConfig();
       await follower?.stop();

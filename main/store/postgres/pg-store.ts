@@ -75,6 +75,10 @@ export class PostgresStore implements ReaperStore {
       application_name: 'clever-reaper',
     });
     pool.on('error', (error) => options.onError?.(error));
+    // A connection that ends while checked out between two queries (the server terminated it, or
+    // stopped) emits an error with no listener of the pool's: without this one, an uncaught exception.
+    // Its next query fails, and the transaction's release drops it from the pool.
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       const client = await pool.connect();
       try {
