@@ -14,6 +14,8 @@ import { WebhookDispatcher } from '../alerts/webhooks.ts';
 import type { CleverApp } from '../engine/ports.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';
 import { AppFactsRecorder, SharedFactsRecorder } from '../store/app-facts.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
+import { retentionExclusive } from '../store/postgres/retention-lock.ts';
 import { HistoryRetention } from '../store/retention.ts';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import { observedPort } from './observed-port.ts';
@@ -99,6 +101,12 @@ export class Operations {
       store: session.store instanceof SqliteStore ? session.store.datastore : session.store,
       now: () => session.clock.now(),
       retentionDays: () => session.config.settings().historyRetentionDays,
+      // Team mode: one instance prunes (retention-lock.ts).
+      ...(session.leases && session.store instanceof PostgresStore
+        ? {
+            exclusive: retentionExclusive(session.store, session.leases.instanceId, session.leases.leaseMs),
+          }
+        : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...this.options.retention,
     });
