@@ -97,6 +97,8 @@ export class Operations {
     const offMetrics = this.metrics.watch(session.engine, session.mode);
     const offWakes = session.traffic.onAccessLogWake(this.metrics.onAccessLogWake);
     const offWebhooks = this.webhooks.watch(session.engine);
+    // The delivery state in the session's datastore: every instance of a team server shows the same.
+    this.webhooks.keepStateIn(session.store);
     const retention = new HistoryRetention({
       store: session.store instanceof SqliteStore ? session.store.datastore : session.store,
       now: () => session.clock.now(),
@@ -115,6 +117,8 @@ export class Operations {
       offMetrics();
       offWakes();
       offWebhooks();
+      await this.webhooks.flushed();
+      if (this.current === session) this.webhooks.keepStateIn(null);
       await retention.stop();
       if (this.current === session) this.current = null;
     };
