@@ -13,6 +13,8 @@ import { dashboardBench } from './dashboard.ts';
 import { engineTick } from './engine-tick.ts';
 import { idleBench } from './idle.ts';
 import { reactionTimes } from './reaction.ts';
+import { teamSweep } from './team-sweep.ts';
+import { teamTakeover } from './team-takeover.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
 
 const quick = process.argv.includes('--quick');
@@ -43,6 +45,10 @@ for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 }
 
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
+
+console.log('\n## 6. Team mode on PostgreSQL');
+for (const r of await teamSweep(1000, quick ? 1 : 5)) note(r);
+for (const lease of quick ? [2] : [2, 15]) for (const r of await teamTakeover(lease, quick ? 1 : 5)) note(r);
 
 console.log('\n## History at scale');
 const history = execFileSync(

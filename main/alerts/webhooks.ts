@@ -9,6 +9,8 @@
  *   must not grow memory without end).
  * - A webhook removed from the settings has its waiting payloads dropped.
  * - Payloads never hold a credential (see payloads.ts); logs name the URL's origin only.
+ * - With a datastore (`keepStateIn`), outcomes are added to the state every instance shows
+ *   (webhook-state.ts, `sharedStatus`).
  */
 import type { AppRecord, ReaperState } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
@@ -21,6 +23,9 @@ import {
 } from '../../shared/webhooks.ts';
 import type { EngineEvent } from '../engine/engine.ts';
 import { type AlertEvent, payloadBody } from './payloads.ts';
+import { type Delta, WebhookState, type WebhookStateStore } from './webhook-state.ts';
+
+export type { WebhookStateStore };
 
 export interface DispatcherOptions {
   /** The webhooks of the settings, read at each event and before each attempt. */
@@ -62,9 +67,15 @@ export class WebhookDispatcher {
   private readonly queues = new Map<string, Queue>();
   private readonly inFlight = new Set<AbortController>();
   private closed = false;
+  private readonly state: WebhookState;
 
   constructor(options: DispatcherOptions) {
     this.options = options;
+    this.state = new WebhookState({
+      configured: () => this.options.webhooks().map((w) => w.url),
+      pending: (url) => this.queues.get(url)?.items.length ?? 0,
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
 
   private get now(): number {
@@ -85,6 +96,7 @@ export class WebhookDispatcher {
         q.status.failed++;
         q.status.lastFailureAt = this.now;
         q.status.lastError = `more than ${max} payloads waiting: the oldest was dropped`;
+        this.note(hook.url, { failed: 1, lastFailureAt: this.now, lastError: q.status.lastError });
         this.options.onOutcome?.('dropped');
       }
       q.status.pending = q.items.length;
@@ -109,10 +121,13 @@ export class WebhookDispatcher {
     };
     const result = await this.attempt(hook.url, payloadBody(event, hook.format));
     const q = this.queue(hook.url);
-    if (result.ok) q.status.lastSuccessAt = this.now;
-    else {
+    if (result.ok) {
+      q.status.lastSuccessAt = this.now;
+      this.note(hook.url, { lastSuccessAt: this.now });
+    } else {
       q.status.lastFailureAt = this.now;
       q.status.lastError = result.error;
+      this.note(hook.url, { lastFailureAt: this.now, lastError: result.error });
     }
     return {
       ok: result.ok,
@@ -127,6 +142,32 @@ export class WebhookDispatcher {
     const urls = new Set(this.options.webhooks().map((w) => w.url));
     for (const [url, q] of this.queues) if (q.items.length) urls.add(url);
     return [...urls].map((url) => ({ ...this.queue(url).status }));
+  }
+
+  /**
+   * Keep the delivery state in this datastore from now on (null: this instance's memory only).
+   * Outcomes not written yet are written to the new one.
+   */
+  keepStateIn(store: WebhookStateStore | null): void {
+    this.state.keepStateIn(store);
+  }
+
+  /**
+   * The status of every configured webhook as every instance sees it: the datastore's row with what
+   * this instance has not written yet, and this instance's queue (`pending`). Without a datastore,
+   * `status()`.
+   */
+  sharedStatus(): Promise<WebhookStatus[]> {
+    return this.state.shared(this.status());
+  }
+
+  /** Resolves once the outcomes noted so far were written (or failed to be). */
+  flushed(): Promise<void> {
+    return this.state.flushed();
+  }
+
+  private note(url: string, change: Partial<Delta>): void {
+    this.state.note(url, change);
   }
 
   /** Stop sending: timers cleared, attempts under way aborted, waiting payloads forgotten. */
@@ -251,13 +292,16 @@ export class WebhookDispatcher {
           q.items.shift();
           q.status.delivered++;
           q.status.lastSuccessAt = this.now;
+          this.note(url, { delivered: 1, lastSuccessAt: this.now });
           this.options.onOutcome?.('delivered');
           continue;
         }
         q.status.lastFailureAt = this.now;
         q.status.lastError = result.error;
         const max = this.options.maxAttempts ?? 8;
-        if (!result.retry || item.attempts >= max) {
+        const givenUp = !result.retry || item.attempts >= max;
+        this.note(url, { failed: givenUp ? 1 : 0, lastFailureAt: this.now, lastError: result.error });
+        if (givenUp) {
           q.items.shift();
           q.status.failed++;
           this.options.onOutcome?.('failed');

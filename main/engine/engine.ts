@@ -133,6 +133,11 @@ export class Engine {
     });
   }
 
+  /** The owners the rules look at, known now (team mode registers their leases: rule-owners.ts). */
+  ruleOwnerIds(): string[] {
+    return this.ruleOwners.known();
+  }
+
   /**
    * These owners are acted on from now on: their routed apps adopted, each of their apps read and
    * decided on at once.

@@ -12,11 +12,22 @@ import type { EngineCore } from './core.ts';
 export const OWNERS_REFRESH_MS = HOUR;
 
 export class RuleOwners {
-  private known: { ids: string[]; at: number } | null = null;
+  private knownList: { ids: string[]; at: number } | null = null;
   private readonly core: EngineCore;
 
   constructor(core: EngineCore) {
     this.core = core;
+  }
+
+  /**
+   * The owners the rules look at, as known now without a call: the owners they name, or the owners
+   * last listed for a rule on every owner (none before the first sweep). Team mode registers their
+   * leases, so that an owner named by a rule only is held and acted on like the others.
+   */
+  known(): string[] {
+    const named = ruleOwners(this.core.deps.config.rules());
+    if (named) return [...named];
+    return this.knownList?.ids ?? [];
   }
 
   /** The owners whose application lists the rules need this sweep. */
@@ -25,15 +36,15 @@ export class RuleOwners {
     const named = ruleOwners(config.rules());
     if (named) return [...named];
     const now = clock.now();
-    if (!this.known || now - this.known.at >= OWNERS_REFRESH_MS) {
+    if (!this.knownList || now - this.knownList.at >= OWNERS_REFRESH_MS) {
       try {
         const owners = await clever.listOwners({ signal: this.core.abort.signal });
-        this.known = { ids: owners.map((o) => o.id), at: now };
+        this.knownList = { ids: owners.map((o) => o.id), at: now };
       } catch (error) {
         log?.('warn', `cannot list the owners for the rules: ${describeError(error)}`);
-        if (!this.known) return [];
+        if (!this.knownList) return [];
       }
     }
-    return this.known.ids;
+    return this.knownList.ids;
   }
 }

@@ -16,7 +16,7 @@ import type { ReaperService } from '../service/reaper-service.ts';
 import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
 import { defaultLimits, type ProxyLimits, setProxyLimits } from '../traffic/limits.ts';
 import { startHttpServer } from './http-server.ts';
-import { type ReadinessCheck, readiness, serviceChecks } from './readiness.ts';
+import { leasesCheck, type ReadinessCheck, readiness, serviceChecks } from './readiness.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
 export interface HeadlessOptions extends RuntimeOptions {
@@ -68,7 +68,12 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const limits = { ...proxyDefaults, ...proxyCaps };
   setProxyLimits(limits);
   const service = await startRuntime({ ...options, env });
-  const checks = [...serviceChecks(service), ...(options.readinessChecks ?? [])];
+  // Team mode: the leases too (none held nor waited for properly: not ready).
+  const checks = [
+    ...serviceChecks(service),
+    ...(options.database ? [leasesCheck(service)] : []),
+    ...(options.readinessChecks ?? []),
+  ];
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({

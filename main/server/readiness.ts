@@ -5,8 +5,12 @@
  *
  * The checks of a headless server (serviceChecks): an engine runs (a session is open and its engine
  * started), and its datastore answers a trivial query and accepts writes. The extension point is
- * `HeadlessOptions.readinessChecks`: team mode's leases add theirs there ("leases": this instance
- * neither holds nor waits for its share of the owners' leases), without touching this file.
+ * `HeadlessOptions.readinessChecks`: team mode adds `leasesCheck` there (a server with --database).
+ *
+ * The leases' check (team mode on PostgreSQL): the database answers, this instance's heartbeat is
+ * within a lease time ("heartbeat" otherwise), and it holds leases or waits for its share for a
+ * reason that passes ("leases" otherwise: owners are free and it does not take them). The reason in
+ * words is in the log, each time it changes (leases.ts, `LeaseKeeper.readiness`).
  *
  * `GET /healthz` needs none of this: it answers while the process serves HTTP.
  */
@@ -75,4 +79,19 @@ export function serviceChecks(service: Pick<ReaperService, 'current'>): Readines
       },
     },
   ];
+}
+
+/**
+ * Team mode: the leases of the session's keeper (leases.ts). No keeper (SQLite, the demo, no session
+ * yet): nothing to say, the checks above answer.
+ */
+export function leasesCheck(service: Pick<ReaperService, 'current'>): ReadinessCheck {
+  return {
+    name: 'leases',
+    run: async () => {
+      const keeper = service.current?.leases;
+      if (!keeper) return null;
+      return (await keeper.readiness()).word;
+    },
+  };
 }

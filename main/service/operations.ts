@@ -14,6 +14,8 @@ import { WebhookDispatcher } from '../alerts/webhooks.ts';
 import type { CleverApp } from '../engine/ports.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';
 import { AppFactsRecorder, SharedFactsRecorder } from '../store/app-facts.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
+import { retentionExclusive } from '../store/postgres/retention-lock.ts';
 import { HistoryRetention } from '../store/retention.ts';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import { observedPort } from './observed-port.ts';
@@ -95,10 +97,18 @@ export class Operations {
     const offMetrics = this.metrics.watch(session.engine, session.mode);
     const offWakes = session.traffic.onAccessLogWake(this.metrics.onAccessLogWake);
     const offWebhooks = this.webhooks.watch(session.engine);
+    // The delivery state in the session's datastore: every instance of a team server shows the same.
+    this.webhooks.keepStateIn(session.store);
     const retention = new HistoryRetention({
       store: session.store instanceof SqliteStore ? session.store.datastore : session.store,
       now: () => session.clock.now(),
       retentionDays: () => session.config.settings().historyRetentionDays,
+      // Team mode: one instance prunes (retention-lock.ts).
+      ...(session.leases && session.store instanceof PostgresStore
+        ? {
+            exclusive: retentionExclusive(session.store, session.leases.instanceId, session.leases.leaseMs),
+          }
+        : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...this.options.retention,
     });
@@ -107,6 +117,8 @@ export class Operations {
       offMetrics();
       offWakes();
       offWebhooks();
+      await this.webhooks.flushed();
+      if (this.current === session) this.webhooks.keepStateIn(null);
       await retention.stop();
       if (this.current === session) this.current = null;
     };

@@ -39,6 +39,7 @@ import type { CredentialsManager } from './credentials.ts';
 import type { Operations } from './operations.ts';
 import { RIVAL_WINDOW_MS, RivalDetector } from './rival-detector.ts';
 import type { Session, SessionFactory } from './session.ts';
+import { SharedCredentialsStatus } from './shared-credentials.ts';
 
 export interface ReaperServiceDeps {
   sessions: SessionFactory;
@@ -67,9 +68,11 @@ export class ReaperService {
   /** Signs of another engine acting on the same apps (outside stops and starts, repeated). */
   private rivals = new RivalDetector();
   private readonly handlers: Handlers;
+  private readonly sharedCredentials: SharedCredentialsStatus;
 
   constructor(deps: ReaperServiceDeps) {
     this.deps = deps;
+    this.sharedCredentials = new SharedCredentialsStatus(deps.log);
     const self = this;
     const ctx: CallContext = {
       get session() {
@@ -218,7 +221,11 @@ export class ReaperService {
       timeScale: s ? s.timeScale : 1,
       mode: this.mode,
       scenario: s?.scenario ?? null,
-      credentials: await this.deps.credentials.status(),
+      // An account's, as every instance of a team server shows it (shared-credentials.ts).
+      credentials: await this.sharedCredentials.status(
+        await this.deps.credentials.status(),
+        s?.mode === 'account' ? s.store : null,
+      ),
       version: this.deps.version,
       wakeProxy: { url: s?.traffic.proxyStatus().url ?? null },
       problems: [

@@ -45,6 +45,8 @@ export interface Session {
   traffic: SessionTraffic;
   /** The median of the app's last starts, for the waking page (null before the first). */
   expectedWakeMs(appId: string): number | null;
+  /** Team mode on PostgreSQL: the owners' leases this instance holds (null elsewhere). */
+  leases: LeaseKeeper | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
   problem: string | null;
   /** Stop the engine, the traffic sources (and the demo's simulator), close the datastore. */
@@ -141,14 +143,30 @@ function keeperFor(parts: Parts, engine: () => Engine): LeaseKeeper | null {
     store: leases.store,
     ...(leases.leaseMs ? { leaseMs: leases.leaseMs } : {}),
     ...(leases.instanceId ? { instanceId: leases.instanceId } : {}),
+    // Every owner an instance may act on: of its records, its routes, and its rules (the owners the
+    // rules name, or every owner listed for a rule on all of them), so that an owner named by a rule
+    // only, no app adopted yet, has its lease too and is balanced like the others.
     owners: () => [
       ...engine()
         .list()
         .map((r) => r.ownerId),
       ...config.routes().map((r) => r.ownerId),
+      ...engine().ruleOwnerIds(),
     ],
     onTaken: (owners) => engine().reloadOwners(owners),
-    onActive: (owners) => engine().actOn(owners),
+    onActive: (owners) => {
+      engine().actOn(owners);
+      // An owner with no app yet (a rule's): its list is read now, not at the next sweep.
+      const known = new Set(
+        engine()
+          .list()
+          .map((r) => r.ownerId),
+      );
+      if (owners.some((o) => !known.has(o)))
+        engine()
+          .reconcileNow()
+          .catch(() => {});
+    },
     onLetGo: () => engine().settled(),
     onRound: (others) => engine().reloadOwners(others),
     ...(log ? { log } : {}),
@@ -203,6 +221,7 @@ async function open(parts: Parts): Promise<Session> {
     traffic,
     expectedWakeMs: parts.expectedWakeMs,
     problem: parts.problem,
+    leases: keeper,
     async close() {
       offConfig();
       await follower?.stop();

@@ -2,6 +2,9 @@
  * History retention: entries older than the setting (`historyRetentionDays`, 180 by default) are
  * deleted on a timer of their own, never in the job's path, a small batch at a time with a pause
  * between batches, so the engine's writes and the dashboard's reads go on in between.
+ *
+ * Team mode (several instances on one PostgreSQL): `exclusive` lets one instance only prune
+ * (postgres/retention-lock.ts); the others skip their run. Without it (SQLite), every run prunes.
  */
 import { DAY, HOUR, SECOND } from '../../shared/durations.ts';
 import { describeError, type Log } from '../../shared/log.ts';
@@ -22,6 +25,8 @@ export interface RetentionOptions {
   /** Real time between two runs, and before the first. */
   everyMs?: number;
   firstAfterMs?: number;
+  /** Team mode: runs a run while this instance is the one that prunes, else answers null (skipped). */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T | null>;
   log?: Log;
 }
 
@@ -30,6 +35,8 @@ export class HistoryRetention {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
+  /** Runs skipped because another instance prunes (team mode). */
+  skipped = 0;
   private readonly deleteBatch: (cutoff: number, limit: number) => Promise<number>;
   private readonly isOpen: () => boolean;
 
@@ -69,6 +76,22 @@ export class HistoryRetention {
   }
 
   private async run(): Promise<number> {
+    const { exclusive } = this.options;
+    if (!exclusive) return this.prune();
+    try {
+      const deleted = await exclusive(() => this.prune());
+      if (deleted === null) {
+        this.skipped++;
+        this.options.log?.('info', 'history retention: another instance prunes, skipped here');
+      }
+      return deleted ?? 0;
+    } catch (error) {
+      this.options.log?.('warn', `the history retention could not run: ${describeError(error)}`);
+      return 0;
+    }
+  }
+
+  private async prune(): Promise<number> {
     const { batchSize = 500, pauseMs = 5 } = this.options;
     const cutoff = this.options.now() - this.options.retentionDays() * DAY;
     let deleted = 0;

@@ -9,7 +9,7 @@ export function settingsCalls(ctx: CallContext): HandlersOf<SettingsCall> {
 
     updateSettings: async (patch) => ctx.need().config.save((c) => c.updateSettings(patch)),
 
-    webhookStatus: async () => ctx.operations().webhooks.status(),
+    webhookStatus: async () => ctx.operations().webhooks.sharedStatus(),
 
     testWebhook: async ({ url, format }) =>
       ctx.operations().webhooks.test({ url, format }, ctx.session?.clock.now() ?? Date.now()),

@@ -38,6 +38,14 @@ export interface LeaseKeeperOptions {
   log?: Log;
 }
 
+/** What /readyz is told about the leases (see LeaseKeeper.readiness). */
+export interface LeaseReadiness {
+  ready: boolean;
+  /** The one word /readyz answers when not ready. */
+  word: 'heartbeat' | 'leases' | null;
+  reason: string;
+}
+
 export class LeaseKeeper {
   readonly instanceId: string;
   readonly leaseMs: number;
@@ -49,6 +57,11 @@ export class LeaseKeeper {
   private round: Promise<void> | null = null;
   private running = false;
   private readonly options: LeaseKeeperOptions;
+  /** Real time of the start, and of the last round that reached the database. */
+  private startedAt = 0;
+  private lastRoundAt = 0;
+  /** The last readiness reason logged (logged again only when it changes). */
+  private lastReason: string | null = null;
 
   constructor(options: LeaseKeeperOptions) {
     this.options = options;
@@ -75,10 +88,84 @@ export class LeaseKeeper {
     return [...this.active].sort();
   }
 
+  /**
+   * Whether this instance does its part (GET /readyz): the database answers, this instance's
+   * heartbeat is within a lease time, and it holds leases, or waits for its share for a reason that
+   * passes (every owner is held by another live instance, which gives extra ones back at its next
+   * round; or it started less than a lease time ago). `word` is what /readyz answers when not ready;
+   * `reason` says it in words (logged when it changes). Rejects when the database cannot be reached.
+   */
+  async readiness(): Promise<LeaseReadiness> {
+    const answer = await this.readinessNow();
+    if (answer.reason !== this.lastReason) {
+      this.lastReason = answer.reason;
+      this.options.log?.(answer.ready ? 'info' : 'warn', `readiness (leases): ${answer.reason}`);
+    }
+    return answer;
+  }
+
+  private async readinessNow(): Promise<LeaseReadiness> {
+    if (!this.running) return { ready: false, word: 'leases', reason: 'the lease keeper is stopped' };
+    const { rows } = await this.options.store.pool.query<{
+      age: number | null;
+      total: number;
+      mine: number;
+      free: number;
+      live: number;
+    }>(
+      `SELECT (SELECT ${DB_NOW} - seen_at FROM instances WHERE id = $1)::bigint AS age,
+              (SELECT count(*) FROM leases)::int AS total,
+              (SELECT count(*) FROM leases WHERE holder = $1 AND expires_at > ${DB_NOW})::int AS mine,
+              (SELECT count(*) FROM leases WHERE expires_at <= ${DB_NOW})::int AS free,
+              (SELECT count(*) FROM instances WHERE seen_at > ${DB_NOW} - $2::bigint)::int AS live`,
+      [this.instanceId, this.leaseMs],
+    );
+    const { age, total, mine, free, live } = rows[0]!;
+    if (age === null || age > this.leaseMs) {
+      return {
+        ready: false,
+        word: 'heartbeat',
+        reason:
+          age === null
+            ? 'no heartbeat of this instance in the database: its lease rounds fail'
+            : `the last heartbeat is ${age} ms old, more than the lease time (${this.leaseMs} ms): its lease rounds fail`,
+      };
+    }
+    if (total === 0) return { ready: true, word: null, reason: 'no owner to hold yet' };
+    if (mine > 0) {
+      return { ready: true, word: null, reason: `holds ${mine} of ${total} owners (${live} live instances)` };
+    }
+    if (free === 0) {
+      return {
+        ready: true,
+        word: null,
+        reason: `waits for its share: all ${total} owners are held by other live instances (${live} live), extra ones are given back at their next round`,
+      };
+    }
+    if (Date.now() - this.startedAt < this.leaseMs) {
+      return {
+        ready: true,
+        word: null,
+        reason: `waits for its share: ${free} free owners, taken at its next round`,
+      };
+    }
+    return {
+      ready: false,
+      word: 'leases',
+      reason: `holds no lease while ${free} of ${total} owners are free: it does not take its share`,
+    };
+  }
+
+  /** Real time of the last lease round that reached the database (0 before the first). */
+  get lastRound(): number {
+    return this.lastRoundAt;
+  }
+
   /** Run the first round (the leases free now are taken), then one every lease time / 3. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.startedAt = Date.now();
     await this.runRound();
     this.arm();
   }
@@ -174,6 +261,7 @@ export class LeaseKeeper {
       );
       return { renewed: new Set(renewed), live: counts.rows[0]!.live, total: counts.rows[0]!.total };
     });
+    this.lastRoundAt = Date.now();
     if (!this.running) return;
 
     const lost = [...this.held.keys()].filter((o) => !renewed.has(o));

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../../shared/domain.ts';
+import { LeaseLost } from '../../engine/ports.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
@@ -70,6 +71,45 @@ describe.skipIf(skip !== null)(`the PostgreSQL datastore${skip ? ` (skipped: ${s
       await client.end();
     }
     expect(() => parseBigint('-9007199254740993')).toThrow(RangeError);
+  });
+
+  it('commits in one statement or in steps alike: records, entries in order, the guard refused', async () => {
+    const url = await cluster.createDatabase();
+    const store = await PostgresStore.open(url);
+    try {
+      const entry = (appId: string, reason: string) => ({
+        appId,
+        at: T,
+        kind: 'transition' as const,
+        from: null,
+        to: null,
+        actor: 'reaper' as const,
+        reason,
+      });
+      const one = {
+        ...newRecord('app_1', 'orga_acme', 'one', T),
+        lastRequestAt: T + 5,
+        notice: 'it\'s "quoted" 🌙',
+      };
+      await store.commit({ upsert: one, history: [entry('app_1', 'a'), entry('app_1', 'b')] });
+      // Both a write and a removal: the transaction of several statements.
+      await store.commit({ upsert: newRecord('app_2', 'orga_acme', 'two', T), remove: 'app_1', history: [] });
+      expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_2']);
+      await store.commit({ upsert: one, history: [entry('app_1', 'c')] });
+      expect((await store.loadRecords()).find((r) => r.appId === 'app_1')).toEqual(one);
+      expect((await store.historyOf('app_1')).map((h) => h.reason)).toEqual(['c', 'b', 'a']);
+      const guard = { ownerId: 'orga_acme', holder: 'nobody', token: 1 };
+      for (const change of [
+        { upsert: one, history: [entry('app_1', 'refused')] },
+        { upsert: one, remove: 'app_2', history: [] },
+      ]) {
+        await expect(store.commit(change, guard)).rejects.toBeInstanceOf(LeaseLost);
+      }
+      expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_1', 'app_2']);
+      expect((await store.historyOf('app_1')).map((h) => h.reason)).toEqual(['c', 'b', 'a']);
+    } finally {
+      await store.close();
+    }
   });
 
   it('says what is wrong when the server cannot be reached, and leaves nothing open', async () => {

@@ -48,6 +48,10 @@ const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 const HISTORY_FIELDS = 7;
+const UPDATE_SET = COLS.slice(1)
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
+const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason';
 /** The database's clock, in epoch ms: lease expiry is judged on it, the same for every instance. */
 export const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
@@ -75,6 +79,10 @@ export class PostgresStore implements ReaperStore {
       application_name: 'clever-reaper',
     });
     pool.on('error', (error) => options.onError?.(error));
+    // A connection that ends while checked out between two queries (the server terminated it, or
+    // stopped) emits an error with no listener of the pool's: without this one, an uncaught exception.
+    // Its next query fails, and the transaction's release drops it from the pool.
+    pool.on('connect', (client) => client.on('error', () => {}));
     try {
       const client = await pool.connect();
       try {
@@ -129,7 +137,70 @@ export class PostgresStore implements ReaperStore {
     });
   }
 
+  /**
+   * One statement, one round trip (a 1,000-app sweep on PostgreSQL was over 3× SQLite's with a
+   * transaction of five): the guard's lease row locked FOR SHARE in a CTE, and every write of the
+   * change conditioned on it, all in the statement's own transaction. Values travel as JSON, typed
+   * by the tables' own row types (json_populate_record). A change that both writes and removes a
+   * record (none does today) takes the transaction of several statements.
+   */
   async commit(change: StoreCommit, guard?: LeaseGuard): Promise<void> {
+    if (change.upsert && change.remove) return this.commitInSteps(change, guard);
+    const values: unknown[] = [];
+    const param = (value: unknown) => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    const ctes: string[] = [];
+    let onlyIfHeld = '';
+    if (guard) {
+      ctes.push(
+        `guard AS (SELECT 1 FROM leases WHERE owner_id = ${param(guard.ownerId)} AND holder = ${param(guard.holder)}
+           AND token = ${param(guard.token)} AND expires_at > ${DB_NOW} FOR SHARE)`,
+      );
+      onlyIfHeld = 'EXISTS (SELECT 1 FROM guard)';
+    }
+    const where = onlyIfHeld ? `WHERE ${onlyIfHeld}` : '';
+    if (change.upsert) {
+      const r = change.upsert;
+      const row = Object.fromEntries(COLUMNS.map(([field, column]) => [column, r[field] ?? null]));
+      ctes.push(
+        `up AS (INSERT INTO app_state (${COLS.join(', ')})
+           SELECT ${COLS.join(', ')} FROM json_populate_record(null::app_state, ${param(JSON.stringify(row))}::json) ${where}
+           ON CONFLICT (app_id) DO UPDATE SET ${UPDATE_SET} RETURNING 1)`,
+      );
+    }
+    if (change.remove) {
+      ctes.push(
+        `del AS (DELETE FROM app_state WHERE app_id = ${param(change.remove)}${onlyIfHeld ? ` AND ${onlyIfHeld}` : ''} RETURNING 1)`,
+      );
+    }
+    if (change.history.length) {
+      const rows = change.history.map((h) => ({
+        app_id: h.appId,
+        at: h.at,
+        kind: h.kind,
+        from_state: h.from,
+        to_state: h.to,
+        actor: h.actor,
+        reason: h.reason,
+      }));
+      ctes.push(
+        `hist AS (INSERT INTO history (${HISTORY_INSERT})
+           SELECT ${HISTORY_INSERT} FROM json_populate_recordset(null::history, ${param(JSON.stringify(rows))}::json) ${where}
+           RETURNING 1)`,
+      );
+    }
+    if (ctes.length === 0) return;
+    const { rows } = await this.pool.query<{ held: boolean }>(
+      `WITH ${ctes.join(',\n')} SELECT ${onlyIfHeld || 'true'} AS held`,
+      values,
+    );
+    if (guard && !rows[0]?.held) throw new LeaseLost(guard);
+  }
+
+  /** The same change as several statements in one transaction. */
+  private async commitInSteps(change: StoreCommit, guard?: LeaseGuard): Promise<void> {
     await this.transaction(async (client) => {
       if (guard) {
         const held = await client.query(

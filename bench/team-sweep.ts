@@ -1,0 +1,179 @@
+/**
+ * Team mode's datastore cost: the engine on 1,000 apps (10 owners) on PostgreSQL (a throwaway
+ * cluster on loopback, main/testing/postgres-cluster.ts; writes fenced by the owners' leases, as
+ * `serve --database` runs) against the same engine on a SQLite file, on the in-process simulator
+ * and a manual clock. Figures: the first run (every app read, initialised and written, one
+ * transaction each) and a steady sweep (every app read and decided; every tenth app got a request
+ * since the last sweep, each request a write), as `engine-tick.ts` measures them.
+ *
+ *   node bench/team-sweep.ts [--apps N] [--runs N]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ManualClock } from '../main/engine/clocks.ts';
+import { Engine } from '../main/engine/engine.ts';
+import type { EngineStore } from '../main/engine/ports.ts';
+import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
+import { SimulatedCloud } from '../main/simulator/model.ts';
+import { ConfigStore, MemoryBackend } from '../main/store/config-store.ts';
+import { Datastore } from '../main/store/datastore.ts';
+import { LeaseKeeper } from '../main/store/postgres/leases.ts';
+import { PostgresStore } from '../main/store/postgres/pg-store.ts';
+import { type PostgresCluster, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
+import { HOUR, SECOND } from '../shared/durations.ts';
+import { type Result, round, stats } from './stats.ts';
+
+const SWEEPS = 20;
+
+async function waitFor(what: string, ok: () => boolean, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+interface Run {
+  firstRunMs: number;
+  sweeps: number[];
+  /** The sweep that finds every app stopped from the console: a transition written for each. */
+  writingSweepMs: number;
+}
+
+/** One run of the engine on `n` apps, on SQLite (`url` null) or on the PostgreSQL database `url`. */
+export async function sweepRun(n: number, url: string | null, owners = 10): Promise<Run> {
+  const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
+  const cloud = new SimulatedCloud(clock);
+  const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
+  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
+  const routes = [];
+  for (let i = 0; i < n; i++) {
+    const ownerId = ownerIds[i % owners]!;
+    const app = cloud.addApp(ownerId, `app-${i}`);
+    routes.push({ appId: app.id, ownerId, gracePeriodMs: 24 * HOUR });
+  }
+  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(
+    routes.map((r, i) => ({
+      id: `route_${i}`,
+      label: '',
+      enabled: true,
+      ranges: [],
+      hosts: [],
+      filters: { pathPrefixes: [], sources: [] },
+      createdAt: 0,
+      updatedAt: 0,
+      ...r,
+    })),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
+  const pg = url ? await PostgresStore.open(url) : null;
+  const sqlite = url ? null : new Datastore(join(dir, 'reaper.db'));
+  const store: EngineStore = (pg ?? sqlite)!;
+  let engine: Engine | null = null;
+  const keeper = pg
+    ? new LeaseKeeper({
+        store: pg,
+        leaseMs: 10 * 60_000,
+        owners: () => ownerIds,
+        onTaken: (o) => engine!.reloadOwners(o),
+        onActive: (o) => engine!.actOn(o),
+      })
+    : null;
+  engine = new Engine({
+    clock,
+    clever: new InProcessCleverPort(cloud),
+    store,
+    config: config.engineConfig(),
+    ...(keeper ? { acts: (o: string) => keeper.acts(o), leaseGuard: (o: string) => keeper.guard(o) } : {}),
+  });
+  const sweeps: number[] = [];
+  engine.on((e) => {
+    if (e.type === 'tick' && e.pace === 'sweep') sweeps.push(e.durationMs);
+  });
+  const started = performance.now();
+  await engine.start();
+  await keeper?.start();
+  // The first run: every app read, initialised and written.
+  await waitFor('every app initialised', () => engine.list().length === n);
+  await engine.reconcileNow();
+  const firstRunMs = performance.now() - started;
+  sweeps.length = 0;
+  for (let s = 0; s < SWEEPS; s++) {
+    for (let i = 0; i < n; i += 10) await engine.request(routes[i]!.appId, 'access-log');
+    const before = sweeps.length;
+    await clock.advance(30 * SECOND);
+    await waitFor('the sweep', () => sweeps.length > before);
+  }
+  // Every app stopped from the console (outside the reaper): a sweep then writes each one's change.
+  for (const r of routes) cloud.consoleStop(r.appId);
+  const from = sweeps.length;
+  for (let i = 0; i < 10 && engine.list().some((r) => r.state === 'Up'); i++) {
+    const before = sweeps.length;
+    await clock.advance(30 * SECOND);
+    await waitFor('a sweep', () => sweeps.length > before);
+  }
+  const writingSweepMs = Math.max(...sweeps.slice(from));
+  if (process.env.BENCH_VERBOSE) {
+    const states = new Map<string, number>();
+    for (const r of engine.list()) states.set(r.state, (states.get(r.state) ?? 0) + 1);
+    console.log(
+      url ? 'postgres' : 'sqlite',
+      keeper?.activeOwners().length,
+      [...states],
+      sweeps.map((x) => Math.round(x * 10) / 10).join(' '),
+    );
+  }
+  await keeper?.stop();
+  await engine.stop();
+  await pg?.close();
+  sqlite?.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { firstRunMs, sweeps: sweeps.slice(0, SWEEPS), writingSweepMs };
+}
+
+export async function teamSweep(n = 1000, runs = 5): Promise<Result[]> {
+  let cluster: PostgresCluster | null = null;
+  try {
+    cluster = await startPostgresCluster();
+    const out: Result[] = [];
+    const per = { sqlite: [] as Run[], postgres: [] as Run[] };
+    for (let r = 0; r < runs; r++) {
+      // Alternate, so that the machine's drift weighs on both alike.
+      per.sqlite.push(await sweepRun(n, null));
+      per.postgres.push(await sweepRun(n, await cluster.createDatabase()));
+    }
+    for (const kind of ['sqlite', 'postgres'] as const) {
+      const list = per[kind];
+      const medians = list.map((run) => stats(run.sweeps).median);
+      out.push({
+        name: `team: one sweep of ${n} apps on ${kind} (median of each run's ${SWEEPS} sweeps)`,
+        unit: 'ms',
+        ...stats(medians),
+        runs: medians.map((m) => round(m, 2)),
+      });
+      out.push({
+        name: `team: one sweep of ${n} apps on ${kind}, each app's change written (stopped from the console)`,
+        unit: 'ms',
+        ...stats(list.map((run) => run.writingSweepMs)),
+        runs: list.map((run) => round(run.writingSweepMs, 1)),
+      });
+      out.push({
+        name: `team: first run (every app initialised) for ${n} apps on ${kind}`,
+        unit: 'ms',
+        ...stats(list.map((run) => run.firstRunMs)),
+        runs: list.map((run) => Math.round(run.firstRunMs)),
+      });
+    }
+    return out;
+  } finally {
+    await cluster?.stop();
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { apps: { type: 'string' }, runs: { type: 'string' } } });
+  for (const r of await teamSweep(Number(values.apps ?? 1000), Number(values.runs ?? 5)))
+    console.log(JSON.stringify(r));
+}
