@@ -23,7 +23,7 @@ describe('the waking page', () => {
     expect(page).toContain('"{{duration}} écoulées"');
     expect(page).toContain('"WaitingForUp":"Se réveille"');
     expect(page).toContain('const lang = "fr";');
-    expect(page).toContain('new Intl.DateTimeFormat(lang');
+    expect(page).toContain('new Intl.DateTimeFormat(locale');
     expect(page).not.toMatch(/Waking up|usually ready|} elapsed"/);
   });
 

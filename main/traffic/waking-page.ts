@@ -90,7 +90,9 @@ export function wakingPage(options: {
   let startedAt = Date.now();
   const $ = (id) => document.getElementById(id);
   const num = new Intl.NumberFormat(lang);
-  const clock = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' });
+  // The visitor's own variant of the language where it has one (en-GB writes 09:30, en-US 9:30 AM).
+  const locale = (navigator.languages || []).find((tag) => tag.split('-')[0].toLowerCase() === lang) || lang;
+  const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   const fill = (text, values) => Object.keys(values).reduce((out, key) => out.split('{{' + key + '}}').join(values[key]), text);
   const fmt = (ms) => { const s = Math.max(0, Math.round(ms / 1000)); return s < 60 ? num.format(s) + ' s' : num.format(Math.floor(s / 60)) + ' min ' + num.format(s % 60) + ' s'; };
   const tick = () => {
