@@ -75,10 +75,10 @@ describe('the tray in French', () => {
     expect(
       trayTooltip({ mode: 'demo', apps, switches: { killSwitch: true, dryRun: true }, language: 'fr' }),
     ).toBe(
-      'Clever Reaper (démo) : 4 applications (1 En erreur, 1 Démarrée, 2 En veille) · arrêt d’urgence activé · simulation',
+      'Clever Reaper (démo) : 4 applications (1 En erreur, 1 Éveillée, 2 En veille) · arrêt d’urgence activé · simulation',
     );
     expect(trayTooltip({ mode: 'account', apps: [app('Up')], switches: null, language: 'fr' })).toBe(
-      'Clever Reaper : 1 application (1 Démarrée)',
+      'Clever Reaper : 1 application (1 Éveillée)',
     );
   });
 

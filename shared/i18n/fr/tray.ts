@@ -30,7 +30,7 @@ export const tray: Messages<typeof en> = {
   },
   states: {
     WaitingForInit: 'Initialisation',
-    Up: 'Démarrée',
+    Up: 'Éveillée',
     WaitingForShutdown: 'S’endort',
     Down: 'En veille',
     WaitingForUp: 'Se réveille',

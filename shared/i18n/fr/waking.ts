@@ -13,7 +13,7 @@ export const waking: Messages<typeof en> = {
   failed: 'Le démarrage a échoué : {{cause}}. Rechargez la page pour accéder directement à l’application.',
   states: {
     WaitingForInit: 'Initialisation',
-    Up: 'Démarrée',
+    Up: 'Éveillée',
     WaitingForShutdown: 'S’endort',
     Down: 'En veille',
     WaitingForUp: 'Se réveille',
