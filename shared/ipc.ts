@@ -11,6 +11,7 @@
  */
 import type { CallInput, CallName, CallOutput, ReaperApi, ReaperCalls, ReaperListener } from './api.ts';
 import { type Envelope, unwrap } from './api-errors.ts';
+import type { Language } from './i18n/languages.ts';
 
 /** Renderer → main (invoke): `(name, input)`, answered with an Envelope. */
 export const CALL_CHANNEL = 'reaper:call';
@@ -18,6 +19,23 @@ export const CALL_CHANNEL = 'reaper:call';
 export const EVENT_CHANNEL = 'reaper:event';
 /** Renderer → main: the page listens now; events held back while it loaded are sent. */
 export const READY_CHANNEL = 'reaper:ready';
+/**
+ * Renderer → main (invoke): `(choice)`, the language chosen in the dashboard's Settings (`'en'`,
+ * `'fr'`, or null to follow the system's), for the tray and the notifications. Answered with an
+ * Envelope of `LanguageState`.
+ */
+export const LANGUAGE_CHANNEL = 'reaper:language';
+
+/** The desktop's language after a choice: the choice kept, and the language it gives. */
+export interface LanguageState {
+  choice: Language | null;
+  language: Language;
+}
+
+/** What the preload exposes as `window.reaper.language`. */
+export interface LanguageBridge {
+  set(choice: Language | null): Promise<Envelope<LanguageState>>;
+}
 
 /**
  * Every call's name, spelled out rather than taken from CALL_SCHEMAS: the preload is bundled alone

@@ -37,7 +37,7 @@ let prefs: DesktopPrefs;
 let quit: number;
 let login: LoginItem & { on: boolean };
 
-async function start(options: { notices?: string[] } = {}) {
+async function start(options: { notices?: string[]; systemLanguages?: string[] } = {}) {
   clock = new ManualClock(MONDAY_9AM);
   service = await startRuntime({
     demo: true,
@@ -66,6 +66,7 @@ async function start(options: { notices?: string[] } = {}) {
     login,
     quit: () => (quit += 1),
     trayDelayMs: 0,
+    ...(options.systemLanguages ? { systemLanguages: () => options.systemLanguages! } : {}),
   });
   await controller.start();
 }
@@ -204,6 +205,42 @@ describe('notifications', () => {
     controller.windowClosed();
     expect(shown.filter((n) => n.title === 'Clever Reaper is still running')).toEqual([]);
     expect(prefs.trayHintShown).toBe(false);
+  });
+});
+
+describe('the language', () => {
+  it("follows the system's: a French system gets the tray and the notifications in French", async () => {
+    await start({ systemLanguages: ['fr-FR', 'en-US'] });
+    await clock.advance(5 * SECOND);
+    await vi.waitFor(() => expect(tray().status).toBe('error'));
+    expect(controller.language()).toBe('fr');
+    expect(tray().tooltip).toMatch(
+      new RegExp(`^Clever Reaper \\(démo\\) : ${E2E_APPS} applications \\(1 En erreur, .*\\)$`),
+    );
+    expect(item(tray().menu, `Réveiller (${E2E_ASLEEP} en veille)`)).toBeDefined();
+    await controller.run({ kind: 'wake', appId: await appId('partner-portal') });
+    expect(shown.at(-1)).toMatchObject({ title: 'Impossible de réveiller partner-portal' });
+    controller.windowClosed();
+    expect(shown.at(-1)).toMatchObject({ title: 'Clever Reaper fonctionne toujours' });
+  });
+
+  it("the operator's choice wins over the system's, is kept, and null goes back to the system's", async () => {
+    await start({ systemLanguages: ['de-DE', 'fr-CH'] });
+    expect(tray().menu.at(-1)).toMatchObject({ label: 'Quitter Clever Reaper' });
+    expect(controller.setLanguage('en')).toBe('en');
+    expect(prefs.language).toBe('en');
+    expect(tray().menu.at(-1)).toMatchObject({ label: 'Quit Clever Reaper' });
+    await controller.openLink('clever-reaper://nowhere');
+    expect(shown.at(-1)).toMatchObject({ title: 'Clever Reaper cannot open this link' });
+    expect(controller.setLanguage(null)).toBe('fr');
+    expect(prefs.language).toBeUndefined();
+    expect(tray().menu.at(-1)).toMatchObject({ label: 'Quitter Clever Reaper' });
+  });
+
+  it('is English on a system whose languages it does not speak', async () => {
+    await start({ systemLanguages: ['de-DE', 'it'] });
+    expect(controller.language()).toBe('en');
+    expect(tray().menu.at(-1)).toMatchObject({ label: 'Quit Clever Reaper' });
   });
 });
 

@@ -7,11 +7,12 @@
 import type { CallName, CallOutput, ReaperEvent, ReaperListener, SessionMode } from '../../shared/api.ts';
 import { assertNever } from '../../shared/domain.ts';
 import { EventReplay } from '../../shared/event-replay.ts';
+import { type Language, pickLanguage } from '../../shared/i18n/languages.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { ConsoleState, TeamConnection } from '../../shared/team-console.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
-import { type NotificationPort, Notifier } from './notifications.ts';
+import { type NotificationPort, Notifier, notificationWords } from './notifications.ts';
 import { parseLink } from './protocol.ts';
 import type { DesktopPrefs } from './settings-file.ts';
 import { type TrayAction, type TrayPort, type TrayView, trayMenu } from './tray-menu.ts';
@@ -50,6 +51,18 @@ export interface ControllerDeps {
   trayDelayMs?: number;
   /** The console's mode (console-mode.ts): the tray names the team server and says when it is lost. */
   console?: { state(): ConsoleState; onState(listener: (state: ConsoleState) => void): () => void };
+  /**
+   * The system's preferred languages, most preferred first (Electron's
+   * `app.getPreferredSystemLanguages()`): the tray and the notifications follow them unless the
+   * operator chose a language in the dashboard (`prefs.language`).
+   */
+  systemLanguages?: () => readonly string[];
+}
+
+/** A tray action that can fail, with the words of its notification and of the log. */
+interface Attempt {
+  key: 'reset' | 'wake' | 'killSwitch' | 'dryRun' | 'startAtLogin' | 'stopStartAtLogin';
+  log: string;
 }
 
 /** The tray is redrawn at most this often by default. */
@@ -80,7 +93,23 @@ export class DesktopController {
       showApp: (appId) => this.showApp(appId),
       openDashboard: () => deps.window.open(),
       notifySleepWake: () => deps.prefs.get().notifySleepWake,
+      language: () => this.language(),
     });
+  }
+
+  /** The language of the tray and the notifications: the operator's choice, else the system's. */
+  language(): Language {
+    return pickLanguage(this.deps.systemLanguages?.() ?? [], this.deps.prefs.get().language);
+  }
+
+  /**
+   * The operator chose a language in the dashboard (null: follow the system's): kept in the
+   * preferences, the tray redrawn in it, the next notifications written in it.
+   */
+  setLanguage(choice: Language | null): Language {
+    this.deps.prefs.update({ language: choice ?? undefined });
+    this.drawTray();
+    return this.language();
   }
 
   /** Listen to the service, and draw the tray from a first snapshot. */
@@ -134,20 +163,22 @@ export class DesktopController {
         this.showApp(action.appId);
         return;
       case 'reset':
-        await this.attempt(action.appId, 'reset', () => service.call('reset', { appId: action.appId }));
+        await this.attempt(action.appId, { key: 'reset', log: 'reset' }, () =>
+          service.call('reset', { appId: action.appId }),
+        );
         return;
       case 'wake':
-        await this.attempt(action.appId, 'wake', () =>
+        await this.attempt(action.appId, { key: 'wake', log: 'wake' }, () =>
           service.call('wake', { appId: action.appId, source: 'tray' }),
         );
         return;
       case 'kill-switch':
-        await this.attempt(null, 'change the kill switch', () =>
+        await this.attempt(null, { key: 'killSwitch', log: 'change the kill switch' }, () =>
           service.call('updateSettings', { killSwitch: action.on }),
         );
         return;
       case 'dry-run':
-        await this.attempt(null, 'change dry-run', () =>
+        await this.attempt(null, { key: 'dryRun', log: 'change dry-run' }, () =>
           service.call('updateSettings', { dryRun: action.on }),
         );
         return;
@@ -155,7 +186,13 @@ export class DesktopController {
         try {
           this.deps.login.setEnabled(action.on);
         } catch (error) {
-          this.report(null, `${action.on ? 'start' : 'stop starting'} at login`, error);
+          this.report(
+            null,
+            action.on
+              ? { key: 'startAtLogin', log: 'start at login' }
+              : { key: 'stopStartAtLogin', log: 'stop starting at login' },
+            error,
+          );
         }
         this.drawTray();
         return;
@@ -176,9 +213,10 @@ export class DesktopController {
     const parsed = parseLink(link);
     if (!parsed) {
       this.deps.log?.('warn', `a link that is not one of Clever Reaper's was refused: ${link.slice(0, 200)}`);
+      const t = notificationWords(this.language());
       this.deps.notifications.show({
-        title: 'Clever Reaper cannot open this link',
-        body: 'Links look like clever-reaper://open/app_… or clever-reaper://wake/app_…',
+        title: t('link.title'),
+        body: t('link.body'),
         urgent: false,
         onClick: () => this.deps.window.open(),
       });
@@ -191,7 +229,7 @@ export class DesktopController {
       return;
     }
     if (parsed.action === 'wake') {
-      await this.attempt(parsed.appId, 'wake', () =>
+      await this.attempt(parsed.appId, { key: 'wake', log: 'wake' }, () =>
         this.deps.service.call('wake', { appId: parsed.appId, source: 'link' }),
       );
     }
@@ -212,9 +250,10 @@ export class DesktopController {
   windowClosed(): void {
     if (this.stopped || this.deps.prefs.get().trayHintShown) return;
     this.deps.prefs.update({ trayHintShown: true });
+    const t = notificationWords(this.language());
     this.deps.notifications.show({
-      title: 'Clever Reaper is still running',
-      body: 'It keeps watching your apps from the tray. Quit it from the tray menu.',
+      title: t('stillRunning.title'),
+      body: t('stillRunning.body'),
       urgent: false,
       onClick: () => this.deps.window.open(),
     });
@@ -306,6 +345,7 @@ export class DesktopController {
       apps: [...this.apps.values()],
       switches: this.switches,
       team: this.team,
+      language: this.language(),
     };
     const status = trayStatus(input);
     const login = this.deps.login;
@@ -332,7 +372,7 @@ export class DesktopController {
     this.deps.tray.render(view);
   }
 
-  private async attempt(appId: string | null, what: string, call: () => Promise<unknown>): Promise<void> {
+  private async attempt(appId: string | null, what: Attempt, call: () => Promise<unknown>): Promise<void> {
     try {
       await call();
     } catch (error) {
@@ -341,11 +381,15 @@ export class DesktopController {
   }
 
   /** A tray action that failed: the tray has no other place to say it than a notification. */
-  private report(appId: string | null, what: string, error: unknown): void {
+  private report(appId: string | null, what: Attempt, error: unknown): void {
     const name = appId ? (this.apps.get(appId)?.name ?? appId) : null;
-    this.deps.log?.('warn', `${what}${name ? ` ${name}` : ''}: ${describeError(error)}`);
+    this.deps.log?.('warn', `${what.log}${name ? ` ${name}` : ''}: ${describeError(error)}`);
+    const t = notificationWords(this.language());
     this.deps.notifications.show({
-      title: name ? `Could not ${what} ${name}` : `Could not ${what}`,
+      title:
+        what.key === 'reset' || what.key === 'wake'
+          ? t(`failed.${what.key}`, { name: name ?? '' })
+          : t(`failed.${what.key}`),
       body: describeError(error),
       urgent: false,
       onClick: () => (appId ? this.showApp(appId) : this.deps.window.open()),

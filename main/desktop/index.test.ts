@@ -4,13 +4,13 @@
  * window, the IPC, the tray, the settings file and quitting. The Electron binary cannot run here;
  * this runs everything around it. The e2e `electron` project runs the real one where it exists.
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../shared/api.ts';
 import type { Envelope } from '../../shared/api-errors.ts';
-import { CALL_CHANNEL, EVENT_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import { CALL_CHANNEL, EVENT_CHANNEL, LANGUAGE_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { buildE2eScenario } from '../simulator/scenarios.ts';
 
@@ -31,10 +31,11 @@ afterEach(() => {
 });
 
 /** Import index.ts afresh on a fresh fake, with this command line, and let Electron be ready. */
-async function launch(args: string[]): Promise<Fake> {
+async function launch(args: string[], before?: (electron: Fake) => void): Promise<Fake> {
   vi.resetModules();
   process.argv = [process.execPath, '.', ...args];
   const electron = (await import('electron')) as unknown as Fake;
+  before?.(electron);
   await import('./index.ts');
   electron.app.becomeReady();
   await vi.waitFor(() => expect(electron.fake.trays).toHaveLength(1), { timeout: 20_000 });
@@ -186,6 +187,65 @@ describe('the desktop main process', () => {
     expect(tray.destroyed).toBe(true);
     // The service is closed: a call after Quit finds no session.
     expect(await call(electron, 'listApps')).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+
+  it("speaks the system's language in the tray, then the one chosen in the dashboard, kept across a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-main-'));
+    const args = ['--demo', '--scenario', 'e2e', '--data-dir', dataDir];
+    const quitLabel = (electron: Fake) => electron.fake.trays[0]!.menu?.template.at(-1)?.label;
+    const setLanguage = (electron: Fake, choice: unknown, event: unknown = trusted(electron)) =>
+      (
+        electron.fake.handlers.get(LANGUAGE_CHANNEL) as unknown as (
+          e: unknown,
+          c: unknown,
+        ) => Promise<unknown>
+      )(event, choice);
+    let electron = await launch(args, (e) => {
+      // Some Linux desktops give no list: the UI locale then.
+      e.fake.systemLanguages = [];
+      e.fake.locale = 'fr-FR';
+    });
+    try {
+      await vi.waitFor(() => expect(quitLabel(electron)).toBe('Quitter Clever Reaper'));
+      expect(electron.fake.trays[0]!.tooltip).toMatch(/^Clever Reaper \(démo\) : \d+ applications/);
+      expect(await setLanguage(electron, 'en')).toEqual({
+        ok: true,
+        value: { choice: 'en', language: 'en' },
+      });
+      expect(quitLabel(electron)).toBe('Quit Clever Reaper');
+      expect(JSON.parse(readFileSync(join(dataDir, 'config.json'), 'utf8')).desktop.language).toBe('en');
+      // Anything else is refused, and so is a page that is not the app's.
+      expect(await setLanguage(electron, 'de')).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-input' },
+      });
+      const stranger = { sender: { id: 999 }, senderFrame: { url: 'https://example.org/', parent: null } };
+      expect(await setLanguage(electron, 'fr', stranger)).toMatchObject({
+        ok: false,
+        error: { code: 'unauthorized' },
+      });
+      expect(quitLabel(electron)).toBe('Quit Clever Reaper');
+    } finally {
+      await quit(electron);
+    }
+    // Restarted on a French system: the choice (English) is kept.
+    electron = await launch(args, (e) => {
+      e.fake.systemLanguages = ['fr-FR'];
+    });
+    try {
+      await vi.waitFor(() => expect(electron.fake.trays[0]!.tooltip).toMatch(/^Clever Reaper \(demo\): /));
+      expect(quitLabel(electron)).toBe('Quit Clever Reaper');
+      expect(await setLanguage(electron, null)).toEqual({
+        ok: true,
+        value: { choice: null, language: 'fr' },
+      });
+      expect(quitLabel(electron)).toBe('Quitter Clever Reaper');
+      expect(JSON.parse(readFileSync(join(dataDir, 'config.json'), 'utf8')).desktop).not.toHaveProperty(
+        'language',
+      );
+    } finally {
+      await quit(electron);
+    }
   });
 
   it('starts from the defaults with a warning in the dashboard and a notification when the settings file is corrupt', async () => {

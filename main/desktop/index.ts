@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, Menu, powerMonitor, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { ApiError } from '../../shared/api-errors.ts';
-import { CALL_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import { pickLanguage } from '../../shared/i18n/languages.ts';
+import { CALL_CHANNEL, LANGUAGE_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { CONSOLE_CHANNEL } from '../../shared/team-console.ts';
 import { startHttpServer } from '../server/http-server.ts';
@@ -26,6 +27,7 @@ import { ConsoleMode } from './console-mode.ts';
 import { DesktopController, type ServicePort } from './controller.ts';
 import { APP_ID } from './identity.ts';
 import { createCallHandler, createReadyHandler, EventPipe, type Trust } from './ipc.ts';
+import { createLanguageHandler } from './language-ipc.ts';
 import { createLog } from './log.ts';
 import { autostartDir, type LoginItem, UNSUPPORTED_LOGIN_ITEM, XdgAutostart } from './login-item.ts';
 import { ElectronNotifications } from './native-notifications.ts';
@@ -242,15 +244,30 @@ async function start(
   );
   pushConsoleState(mode, pipe);
   ipcMain.on(READY_CHANNEL, createReadyHandler(pipe, trust, log));
-  // The window opens at once ("Loading the reaper…") while the service starts.
-  if (!args.hidden && !args.link) window.open();
-
-  await started;
   const prefs = {
     get: () => desktopPrefs(settings.store),
     update: (changes: Parameters<typeof updateDesktopPrefs>[1]) =>
       updateDesktopPrefs(settings.store, changes),
   };
+  ipcMain.handle(
+    LANGUAGE_CHANNEL,
+    createLanguageHandler(
+      () =>
+        controller ?? {
+          // Chosen before the tray exists: kept, and the tray starts in it.
+          setLanguage: (choice) => {
+            prefs.update({ language: choice ?? undefined });
+            return pickLanguage(systemLanguages(), choice);
+          },
+        },
+      trust,
+      log,
+    ),
+  );
+  // The window opens at once ("Loading the reaper…") while the service starts.
+  if (!args.hidden && !args.link) window.open();
+
+  await started;
   const tray = new ElectronTray(
     join(icons, 'tray'),
     (action) => void controller?.run(action),
@@ -270,6 +287,7 @@ async function start(
     prefs,
     login: loginItem(packaged),
     quit: () => app.quit(),
+    systemLanguages,
     log,
   });
   await controller.start();
@@ -329,6 +347,12 @@ async function start(
       });
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+}
+
+/** The system's preferred languages, most preferred first; the UI locale where the OS gives no list. */
+function systemLanguages(): string[] {
+  const preferred = app.getPreferredSystemLanguages();
+  return preferred.length ? preferred : [app.getLocale()];
 }
 
 function loginItem(packaged: boolean): LoginItem {

@@ -8,8 +8,11 @@
  * apps fail at once (a Clever Cloud outage), the first few are announced one by one and the others
  * in one summary at the end of the burst window, so the desktop is not buried under notifications.
  */
+import type { TFunction } from 'i18next';
 import type { AppView, ReaperEvent } from '../../shared/api.ts';
 import type { ReaperState } from '../../shared/domain.ts';
+import type { Language } from '../../shared/i18n/languages.ts';
+import { translator } from '../../shared/i18n/translator.ts';
 
 export interface NotificationSpec {
   title: string;
@@ -33,6 +36,13 @@ export interface NotifierOptions {
   notifySleepWake(): boolean;
   /** Real time (not the engine's clock, which runs faster in demos). */
   now?: () => number;
+  /** Read at each notification: the language to write it in (English by default). */
+  language?: () => Language;
+}
+
+/** The notifications' words in a language. */
+export function notificationWords(language: Language = 'en'): TFunction<'notifications'> {
+  return translator(language, 'notifications');
 }
 
 /** At most this many notifications of a kind are shown one by one per window... */
@@ -43,6 +53,7 @@ export const BURST_WINDOW_MS = 30_000;
 interface Held {
   appId: string;
   name: string;
+  /** An Error's cause (the spec's words, never translated), or which way a sleeping app went. */
   detail: string;
 }
 
@@ -98,9 +109,12 @@ class Burst {
   }
 }
 
-function names(items: Held[]): string {
-  const list = items.slice(0, 5).map((i) => i.name);
-  return items.length > 5 ? `${list.join(', ')} and ${items.length - 5} more` : list.join(', ');
+function names(items: Held[], t: TFunction<'notifications'>): string {
+  const list = items
+    .slice(0, 5)
+    .map((i) => i.name)
+    .join(', ');
+  return items.length > 5 ? t('names', { list, count: items.length - 5 }) : list;
 }
 
 export class Notifier {
@@ -115,19 +129,20 @@ export class Notifier {
   constructor(options: NotifierOptions) {
     this.options = options;
     const now = options.now ?? Date.now;
+    const words = () => notificationWords(options.language?.());
     this.alerts = new Burst(
       now,
       (item) =>
         options.port.show({
-          title: `${item.name} is in Error`,
+          title: words()('error.title', { name: item.name }),
           body: item.detail,
           urgent: true,
           onClick: () => options.showApp(item.appId),
         }),
       (items) =>
         options.port.show({
-          title: `${items.length} more apps are in Error`,
-          body: names(items),
+          title: words()('error.summary', { count: items.length }),
+          body: names(items, words()),
           urgent: true,
           onClick: () => options.openDashboard(),
         }),
@@ -136,15 +151,18 @@ export class Notifier {
       now,
       (item) =>
         options.port.show({
-          title: `${item.name} ${item.detail}`,
+          title:
+            item.detail === 'asleep'
+              ? words()('asleep', { name: item.name })
+              : words()('awake', { name: item.name }),
           body: '',
           urgent: false,
           onClick: () => options.showApp(item.appId),
         }),
       (items) =>
         options.port.show({
-          title: `${items.length} more apps went to sleep or woke up`,
-          body: names(items),
+          title: words()('moves', { count: items.length }),
+          body: names(items, words()),
           urgent: false,
           onClick: () => options.openDashboard(),
         }),
@@ -192,9 +210,9 @@ export class Notifier {
     if (!announce || before === app.state) return;
     if (!this.options.notifySleepWake()) return;
     if (before === 'WaitingForShutdown' && app.state === 'Down') {
-      this.moves.add({ appId: app.appId, name: app.name, detail: 'is asleep' });
+      this.moves.add({ appId: app.appId, name: app.name, detail: 'asleep' });
     } else if (before === 'WaitingForUp' && app.state === 'Up') {
-      this.moves.add({ appId: app.appId, name: app.name, detail: 'is awake' });
+      this.moves.add({ appId: app.appId, name: app.name, detail: 'awake' });
     } else {
       this.moves.drop(app.appId);
     }

@@ -1,7 +1,8 @@
 /**
  * The preload of the dashboard's window: exposes `window.reaper`, the ReaperBridge (one function per
- * call, see shared/ipc.ts) with its `console` (local engine or team server, shared/team-console.ts),
- * and nothing else. Never ipcRenderer itself: the page can only make the
+ * call, see shared/ipc.ts) with its `console` (local engine or team server, shared/team-console.ts)
+ * and its `language` (the choice made in Settings, for the tray and the notifications), and nothing
+ * else. Never ipcRenderer itself: the page can only make the
  * calls of the contract, on the one channel the main side checks.
  *
  * Sandboxed (contextIsolation, sandbox, no Node): bundled into one CommonJS file that requires only
@@ -10,7 +11,16 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { ReaperEvent, ReaperListener } from '../../shared/api.ts';
 import type { Envelope } from '../../shared/api-errors.ts';
-import { bridgeFromInvoke, CALL_CHANNEL, EVENT_CHANNEL, READY_CHANNEL } from '../../shared/ipc.ts';
+import type { Language } from '../../shared/i18n/languages.ts';
+import {
+  bridgeFromInvoke,
+  CALL_CHANNEL,
+  EVENT_CHANNEL,
+  LANGUAGE_CHANNEL,
+  type LanguageBridge,
+  type LanguageState,
+  READY_CHANNEL,
+} from '../../shared/ipc.ts';
 import {
   CONSOLE_CHANNEL,
   CONSOLE_STATE_CHANNEL,
@@ -66,10 +76,16 @@ const consoleBridge: ConsoleBridge = {
   },
 };
 
+const languageBridge: LanguageBridge = {
+  set: (choice: Language | null) =>
+    ipcRenderer.invoke(LANGUAGE_CHANNEL, choice) as Promise<Envelope<LanguageState>>,
+};
+
 contextBridge.exposeInMainWorld('reaper', {
   ...bridgeFromInvoke(
     (name, input) => ipcRenderer.invoke(CALL_CHANNEL, name, input) as Promise<Envelope<unknown>>,
     subscribe,
   ),
   console: consoleBridge,
+  language: languageBridge,
 });

@@ -14,6 +14,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Options as ConfOptions } from 'conf';
+import { LANGUAGES, type Language } from '../../shared/i18n/languages.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { KeyValueBackend } from '../store/config-store.ts';
 
@@ -29,6 +30,11 @@ export interface DesktopPrefs {
   notifySleepWake: boolean;
   /** The operator was told once that closing the window leaves the reaper running in the tray. */
   trayHintShown: boolean;
+  /**
+   * The language the operator chose in the dashboard's Settings, for the tray and the
+   * notifications; absent: the system's.
+   */
+  language?: Language;
 }
 
 export interface SettingsFile {
@@ -84,6 +90,7 @@ export function settingsFileOptions(cwd: string, log?: Log): SettingsFileOptions
         properties: {
           notifySleepWake: { type: 'boolean' },
           trayHintShown: { type: 'boolean' },
+          language: { type: 'string', enum: [...LANGUAGES] },
         },
       },
     },
@@ -167,6 +174,8 @@ export function desktopPrefs(store: SettingsStore): DesktopPrefs {
 /** Change some of the desktop's preferences. */
 export function updateDesktopPrefs(store: SettingsStore, changes: Partial<DesktopPrefs>): DesktopPrefs {
   const next = { ...desktopPrefs(store), ...changes };
+  // `language: undefined` is a change too: back to the system's language, the key left out.
+  if (next.language === undefined) delete next.language;
   store.set('desktop', next);
   return next;
 }

@@ -18,6 +18,7 @@
  *   Quit Clever Reaper
  */
 import type { MenuItemConstructorOptions } from 'electron';
+import type { TFunction } from 'i18next';
 import { assertNever } from '../../shared/domain.ts';
 import {
   statusLabel,
@@ -26,6 +27,7 @@ import {
   type TrayStatus,
   teamTrouble,
   trayTitle,
+  trayWords,
 } from './tray-status.ts';
 
 export type TrayAction =
@@ -82,52 +84,55 @@ function byName(a: TrayApp, b: TrayApp): number {
   return a.name.localeCompare(b.name) || a.appId.localeCompare(b.appId);
 }
 
-function more(count: number): MenuSpec {
+function more(count: number, t: TFunction<'tray'>): MenuSpec {
   return {
     type: 'normal',
-    label: `${count} more: open the dashboard`,
+    label: t('menu.more', { count }),
     enabled: true,
     action: { kind: 'open-dashboard' },
   };
 }
 
 export function trayMenu(input: TrayMenuInput): MenuSpec[] {
+  const t = trayWords(input);
   const items: MenuSpec[] = [];
   const title = trayTitle(input);
   const trouble = teamTrouble(input);
-  items.push({
-    type: 'normal',
-    label: trouble
-      ? `${title}: ${trouble}`
-      : input.mode === 'disconnected'
-        ? `${title}: no account connected`
-        : `${title}: ${statusLabel(input.status)}`,
-    enabled: false,
-  });
+  const detail = trouble
+    ? trouble
+    : input.mode === 'disconnected'
+      ? t('noAccount')
+      : statusLabel(input.status, input.language);
+  items.push({ type: 'normal', label: t('line', { title, detail }), enabled: false });
 
   const inError = input.apps.filter((a) => a.state === 'Error').sort(byName);
   const asleep = input.apps.filter((a) => a.state === 'Down').sort(byName);
   if (inError.length || asleep.length) items.push(separator);
   if (inError.length) {
-    items.push({ type: 'normal', label: `In Error (${inError.length})`, enabled: false });
+    items.push({ type: 'normal', label: t('menu.inError', { count: inError.length }), enabled: false });
     for (const app of inError.slice(0, MENU_APPS_MAX)) {
       items.push({
         type: 'submenu',
         label: shortName(app.name),
         items: [
-          { type: 'normal', label: app.cause ?? 'in Error', enabled: false },
+          { type: 'normal', label: app.cause ?? t('menu.noCause'), enabled: false },
           separator,
-          { type: 'normal', label: 'Reset', enabled: true, action: { kind: 'reset', appId: app.appId } },
           {
             type: 'normal',
-            label: 'Show in the dashboard',
+            label: t('menu.reset'),
+            enabled: true,
+            action: { kind: 'reset', appId: app.appId },
+          },
+          {
+            type: 'normal',
+            label: t('menu.showApp'),
             enabled: true,
             action: { kind: 'show-app', appId: app.appId },
           },
         ],
       });
     }
-    if (inError.length > MENU_APPS_MAX) items.push(more(inError.length - MENU_APPS_MAX));
+    if (inError.length > MENU_APPS_MAX) items.push(more(inError.length - MENU_APPS_MAX, t));
   }
   if (asleep.length) {
     const wake: MenuSpec[] = asleep.slice(0, MENU_APPS_MAX).map((app) => ({
@@ -136,8 +141,8 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
       enabled: true,
       action: { kind: 'wake', appId: app.appId },
     }));
-    if (asleep.length > MENU_APPS_MAX) wake.push(separator, more(asleep.length - MENU_APPS_MAX));
-    items.push({ type: 'submenu', label: `Wake (${asleep.length} asleep)`, items: wake });
+    if (asleep.length > MENU_APPS_MAX) wake.push(separator, more(asleep.length - MENU_APPS_MAX, t));
+    items.push({ type: 'submenu', label: t('menu.wake', { count: asleep.length }), items: wake });
   }
 
   const connected = input.mode !== 'disconnected' && input.switches !== null;
@@ -147,20 +152,25 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
     separator,
     {
       type: 'checkbox',
-      label: 'Pause the reaper (kill switch)',
+      label: t('menu.killSwitch'),
       checked: killSwitch,
       enabled: connected,
       action: { kind: 'kill-switch', on: !killSwitch },
     },
     {
       type: 'checkbox',
-      label: 'Dry-run',
+      label: t('menu.dryRun'),
       checked: dryRun,
       enabled: connected,
       action: { kind: 'dry-run', on: !dryRun },
     },
     separator,
-    { type: 'normal', label: 'Open the dashboard', enabled: true, action: { kind: 'open-dashboard' } },
+    {
+      type: 'normal',
+      label: t('menu.openDashboard'),
+      enabled: true,
+      action: { kind: 'open-dashboard' },
+    },
   );
 
   const { startAtLogin, notifySleepWake } = input.preferences;
@@ -168,7 +178,7 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
   if (startAtLogin !== null) {
     preferences.push({
       type: 'checkbox',
-      label: 'Start at login',
+      label: t('menu.startAtLogin'),
       checked: startAtLogin,
       enabled: true,
       action: { kind: 'start-at-login', on: !startAtLogin },
@@ -176,14 +186,14 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
   }
   preferences.push({
     type: 'checkbox',
-    label: 'Notify on sleep and wake',
+    label: t('menu.notifySleepWake'),
     checked: notifySleepWake,
     enabled: true,
     action: { kind: 'notify-sleep-wake', on: !notifySleepWake },
   });
-  items.push({ type: 'submenu', label: 'Preferences', items: preferences }, separator, {
+  items.push({ type: 'submenu', label: t('menu.preferences'), items: preferences }, separator, {
     type: 'normal',
-    label: 'Quit Clever Reaper',
+    label: t('menu.quit'),
     enabled: true,
     action: { kind: 'quit' },
   });

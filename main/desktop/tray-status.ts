@@ -5,14 +5,11 @@
  * Order of precedence, most urgent first: an app in Error (red) > the kill switch (the reaper is
  * paused: a pause must stay visibly on) > dry-run > apps in transit > all fine.
  */
+import type { TFunction } from 'i18next';
 import type { SessionMode } from '../../shared/api.ts';
-import {
-  assertNever,
-  CONSOLE_LABELS,
-  isInTransit,
-  type ReaperState,
-  STATES_BY_URGENCY,
-} from '../../shared/domain.ts';
+import { assertNever, isInTransit, type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
+import type { Language } from '../../shared/i18n/languages.ts';
+import { translator } from '../../shared/i18n/translator.ts';
 import type { TeamConnection } from '../../shared/team-console.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
@@ -32,20 +29,29 @@ export interface TrayInput {
   switches: { killSwitch: boolean; dryRun: boolean } | null;
   /** Team mode: the server followed, and whether its event stream is up. */
   team?: { host: string; connection: TeamConnection } | null;
+  /** The language of the menu and tooltip (the operator's choice, else the system's); English by default. */
+  language?: Language;
+}
+
+/** The tray's words in the input's language. */
+export function trayWords(input: { language?: Language }): TFunction<'tray'> {
+  return translator(input.language ?? 'en', 'tray');
 }
 
 /** Team mode without the server's stream: what the tray shows may be out of date. */
 export function teamTrouble(input: TrayInput): string | null {
   const team = input.team;
   if (!team || team.connection === 'live') return null;
+  const t = trayWords(input);
   return team.connection === 'unauthorized'
-    ? `${team.host} refused the admin token`
-    : `disconnected from ${team.host}, reconnecting…`;
+    ? t('team.unauthorized', { host: team.host })
+    : t('team.disconnected', { host: team.host });
 }
 
 export function trayTitle(input: TrayInput): string {
-  if (input.team) return `Clever Reaper (team server ${input.team.host})`;
-  return input.mode === 'demo' ? 'Clever Reaper (demo)' : 'Clever Reaper';
+  const t = trayWords(input);
+  if (input.team) return t('title.team', { host: input.team.host });
+  return input.mode === 'demo' ? t('title.demo') : t('title.local');
 }
 
 export function trayStatus(input: TrayInput): TrayStatus {
@@ -62,24 +68,25 @@ export function trayStatus(input: TrayInput): TrayStatus {
 export const TOOLTIP_MAX = 127;
 
 export function trayTooltip(input: TrayInput): string {
+  const t = trayWords(input);
   const title = trayTitle(input);
   const trouble = teamTrouble(input);
-  if (trouble) return clip(`${title}: ${trouble}`);
-  if (input.mode === 'disconnected') return clip(`${title}: no Clever Cloud account connected`);
+  if (trouble) return clip(t('line', { title, detail: trouble }));
+  if (input.mode === 'disconnected') return clip(t('line', { title, detail: t('tooltip.noAccount') }));
   const counts = new Map<ReaperState, number>();
   for (const app of input.apps) counts.set(app.state, (counts.get(app.state) ?? 0) + 1);
-  const parts = STATES_BY_URGENCY.filter((s) => counts.get(s)).map(
-    (s) => `${counts.get(s)} ${CONSOLE_LABELS[s]}`,
+  const parts = STATES_BY_URGENCY.filter((s) => counts.get(s)).map((s) =>
+    t('tooltip.count', { n: counts.get(s) ?? 0, state: t(`states.${s}`) }),
   );
   const flags = [
-    input.switches?.killSwitch ? 'kill switch on' : null,
-    input.switches?.dryRun ? 'dry-run' : null,
+    input.switches?.killSwitch ? t('tooltip.killSwitch') : null,
+    input.switches?.dryRun ? t('tooltip.dryRun') : null,
   ].filter(Boolean);
-  const apps = input.apps.length === 1 ? '1 app' : `${input.apps.length} apps`;
-  const text = `${title}: ${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${
+  const apps = t('tooltip.apps', { count: input.apps.length });
+  const detail = `${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${
     flags.length ? ` · ${flags.join(' · ')}` : ''
   }`;
-  return clip(text);
+  return clip(t('line', { title, detail }));
 }
 
 function clip(text: string): string {
@@ -87,18 +94,19 @@ function clip(text: string): string {
 }
 
 /** The words of a status, for the menu's first line and screen readers. */
-export function statusLabel(status: TrayStatus): string {
+export function statusLabel(status: TrayStatus, language: Language = 'en'): string {
+  const t = translator(language, 'tray');
   switch (status) {
     case 'ok':
-      return 'All fine';
+      return t('status.ok');
     case 'transit':
-      return 'Apps waking up or going to sleep';
+      return t('status.transit');
     case 'error':
-      return 'An app is in Error';
+      return t('status.error');
     case 'paused':
-      return 'Paused: the kill switch is on';
+      return t('status.paused');
     case 'dry-run':
-      return 'Dry-run: nothing is stopped';
+      return t('status.dryRun');
     default:
       return assertNever(status);
   }

@@ -1,6 +1,6 @@
 /**
  * A model of Clever Cloud's application lifecycle, for tests, benchmarks and the demo mode. It
- * follows the facts of the API notes (see the README's "Clever Cloud facts" section):
+ * follows the facts of the API notes (see docs/clever-cloud-facts.md):
  *
  * - app `state`: SHOULD_BE_UP, SHOULD_BE_DOWN, WANTS_TO_BE_UP, MODERATED, DEFAULT_OF_PAYMENT;
  * - a start (POST .../instances) creates a DEPLOY deployment; a stopped app becomes WANTS_TO_BE_UP

@@ -252,6 +252,29 @@ describe('the wake proxy', () => {
     expect(h.engine.get(app.id)!.lastRequestSource).toBe('wake-proxy');
   });
 
+  it("speaks the visitor's language: French for a French browser, English otherwise, the name escaped", async () => {
+    await asleepApp(['sandbox.test']);
+    const { port } = await withProxy();
+    const french = await get(port, 'sandbox.test', '/', {
+      accept: 'text/html',
+      'accept-language': 'de-DE, fr-CH;q=0.9, en;q=0.5',
+    });
+    expect(french.status).toBe(503);
+    expect(french.headers['content-language']).toBe('fr');
+    expect(french.headers.vary).toMatch(/accept-language/i);
+    expect(french.body).toContain('<html lang="fr">');
+    expect(french.body).toContain('Réveil de sandbox');
+    expect(french.body).toContain('prête d’habitude en 45 s environ');
+    expect(french.body).toContain('aria-label="Progression du démarrage"');
+    const english = await get(port, 'sandbox.test', '/', {
+      accept: 'text/html',
+      'accept-language': 'it, de',
+    });
+    expect(english.headers['content-language']).toBe('en');
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain('Waking up sandbox');
+  });
+
   it('fifty API requests at once start the app once, and are all answered by the app', async () => {
     const app = await asleepApp(['api.sandbox.test']);
     const { port } = await withProxy();

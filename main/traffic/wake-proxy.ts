@@ -39,7 +39,7 @@ import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.t
 import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
-import { STATUS_PATH, wakingPage } from './waking-page.ts';
+import { STATUS_PATH, wakingLanguage, wakingPage } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
 export interface Upstream {
@@ -242,7 +242,7 @@ export class WakeProxy {
     const next = new Promise<null>((resolve) => setImmediate(resolve, null));
     if ((await Promise.race([asking, next])) === false)
       return this.forward(record.appId, record.ownerId, req, res);
-    this.wakingPage(record, res);
+    this.wakingPage(record, req, res);
   }
 
   /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
@@ -286,10 +286,13 @@ export class WakeProxy {
     }
   }
 
-  private wakingPage(record: AppRecord, res: ServerResponse): void {
+  private wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): void {
     const nonce = randomBytes(16).toString('base64');
+    const language = wakingLanguage(req.headers['accept-language']);
     res.writeHead(503, {
       'content-type': 'text/html; charset=utf-8',
+      'content-language': language,
+      vary: 'accept-language',
       'retry-after': '5',
       'cache-control': 'no-store',
       'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`,
@@ -300,6 +303,7 @@ export class WakeProxy {
         appName: record.name,
         expectedMs: this.options.expectedWakeMs?.(record.appId) ?? null,
         nonce,
+        language,
       }),
     );
   }

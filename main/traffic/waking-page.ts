@@ -3,25 +3,56 @@
  * live (state, elapsed time, the time this app usually takes, from its past wakes) over server-sent
  * events from the proxy itself, and reloads when the app is Up. Without JavaScript it reloads every
  * five seconds.
+ *
+ * In the visitor's language (English or French, from the browser's Accept-Language): the words from
+ * the `waking` catalogue, the clock time of the start with Intl in that language and the visitor's
+ * own time zone (in the browser). An Error's cause stays as the spec words it.
  */
+import { REAPER_STATES } from '../../shared/domain.ts';
 import { formatDuration } from '../../shared/durations.ts';
 import { escapeHtml } from '../../shared/html.ts';
+import { acceptLanguageTags, type Language, pickLanguage } from '../../shared/i18n/languages.ts';
+import { translator } from '../../shared/i18n/translator.ts';
 
 export const STATUS_PATH = '/__clever-reaper/status';
 
-export function wakingPage(options: { appName: string; expectedMs: number | null; nonce: string }): string {
-  const name = escapeHtml(options.appName);
+/** The page's language for a request's Accept-Language header. */
+export function wakingLanguage(acceptLanguage: string | undefined): Language {
+  return pickLanguage(acceptLanguageTags(acceptLanguage));
+}
+
+/** A value for a script: JSON, with `<` escaped so no string can close the script element. */
+function scriptValue(value: unknown): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c');
+}
+
+export function wakingPage(options: {
+  appName: string;
+  expectedMs: number | null;
+  nonce: string;
+  /** English when not given. */
+  language?: Language;
+}): string {
+  const language = options.language ?? 'en';
+  const t = translator(language, 'waking');
   const expected =
     options.expectedMs === null
       ? ''
-      : `usually ready in about ${escapeHtml(formatDuration(options.expectedMs))}`;
+      : escapeHtml(t('expected', { duration: formatDuration(options.expectedMs) }));
+  // The words the script writes as the start goes on; placeholders filled in there.
+  const words = {
+    elapsed: t('elapsed', { duration: '{{duration}}' }),
+    askedAt: t('askedAt', { time: '{{time}}' }),
+    failed: t('failed', { cause: '{{cause}}' }),
+    states: Object.fromEntries(REAPER_STATES.map((s) => [s, t(`states.${s}`)])),
+  };
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Waking up ${name}…</title>
+<title>${escapeHtml(t('title', { name: options.appName }))}</title>
 <noscript><meta http-equiv="refresh" content="5"></noscript>
 <style nonce="${options.nonce}">
   :root { color-scheme: light dark; --fg: #1d2330; --muted: #5b6475; --bg: #f6f7fb; --card: #fff; --accent: #3563e9; --bad: #c62828; }
@@ -45,21 +76,28 @@ export function wakingPage(options: { appName: string; expectedMs: number | null
 </head>
 <body>
 <main aria-live="polite">
-  <h1><span class="spin" aria-hidden="true"></span>Waking up ${name}</h1>
-  <p>It was asleep to save resources. This page reloads by itself when it is ready.</p>
-  <div class="bar" role="progressbar" aria-label="Start progress" aria-valuemin="0" aria-valuemax="100"><div id="bar"></div></div>
-  <p><span class="state" id="state">Starting</span> · <span id="elapsed">0 s</span><span id="expected">${expected ? ` · ${expected}` : ''}</span></p>
+  <h1><span class="spin" aria-hidden="true"></span>${escapeHtml(t('heading', { name: options.appName }))}</h1>
+  <p>${escapeHtml(t('intro'))}</p>
+  <div class="bar" role="progressbar" aria-label="${escapeHtml(t('progress'))}" aria-valuemin="0" aria-valuemax="100"><div id="bar"></div></div>
+  <p><span class="state" id="state">${escapeHtml(t('states.WaitingForUp'))}</span> · <span id="elapsed">0 s</span><span id="expected">${expected ? ` · ${expected}` : ''}</span><span id="asked"></span></p>
   <p class="error" id="error" hidden></p>
 </main>
 <script nonce="${options.nonce}">
 (() => {
   const expectedMs = ${options.expectedMs === null ? 'null' : Math.round(options.expectedMs)};
+  const lang = ${scriptValue(language)};
+  const words = ${scriptValue(words)};
   let startedAt = Date.now();
   const $ = (id) => document.getElementById(id);
-  const fmt = (ms) => { const s = Math.max(0, Math.round(ms / 1000)); return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s'; };
+  const num = new Intl.NumberFormat(lang);
+  // The visitor's own variant of the language where it has one (en-GB writes 09:30, en-US 9:30 AM).
+  const locale = (navigator.languages || []).find((tag) => tag.split('-')[0].toLowerCase() === lang) || lang;
+  const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+  const fill = (text, values) => Object.keys(values).reduce((out, key) => out.split('{{' + key + '}}').join(values[key]), text);
+  const fmt = (ms) => { const s = Math.max(0, Math.round(ms / 1000)); return s < 60 ? num.format(s) + ' s' : num.format(Math.floor(s / 60)) + ' min ' + num.format(s % 60) + ' s'; };
   const tick = () => {
     const elapsed = Date.now() - startedAt;
-    $('elapsed').textContent = fmt(elapsed) + ' elapsed';
+    $('elapsed').textContent = fill(words.elapsed, { duration: fmt(elapsed) });
     const pct = expectedMs ? Math.min(95, 5 + 90 * elapsed / expectedMs) : Math.min(90, 5 + elapsed / 1500);
     $('bar').style.width = pct + '%';
     $('bar').parentElement.setAttribute('aria-valuenow', String(Math.round(pct)));
@@ -68,10 +106,13 @@ export function wakingPage(options: { appName: string; expectedMs: number | null
   const events = new EventSource(${JSON.stringify(STATUS_PATH)});
   events.addEventListener('status', (e) => {
     const s = JSON.parse(e.data);
-    if (s.startedAt) startedAt = Date.now() - s.elapsedMs;
-    $('state').textContent = s.label;
+    if (s.startedAt) {
+      startedAt = Date.now() - s.elapsedMs;
+      $('asked').textContent = ' · ' + fill(words.askedAt, { time: clock.format(new Date(startedAt)) });
+    }
+    $('state').textContent = words.states[s.state] || s.label;
     if (s.state === 'Up') { $('bar').style.width = '100%'; events.close(); setTimeout(() => location.reload(), 300); }
-    if (s.state === 'Error') { events.close(); $('error').hidden = false; $('error').textContent = 'The start did not work: ' + s.cause + '. Reload to reach the app directly.'; }
+    if (s.state === 'Error') { events.close(); $('error').hidden = false; $('error').textContent = fill(words.failed, { cause: s.cause }); }
   });
   events.onerror = () => { setTimeout(() => location.reload(), 5000); events.close(); };
 })();

@@ -5,7 +5,8 @@
  */
 import type { ReaperApi } from '../../shared/api.ts';
 import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
-import type { ReaperBridge } from '../../shared/ipc.ts';
+import type { Language } from '../../shared/i18n/languages.ts';
+import type { LanguageBridge, ReaperBridge } from '../../shared/ipc.ts';
 import type { ConnectInput, ConsoleBridge, ConsoleState } from '../../shared/team-console.ts';
 import type { StreamState } from './sse.ts';
 
@@ -34,14 +35,19 @@ export interface DashboardApi extends ReaperApi {
   console?: ConsoleControl;
   /** The headless server's dashboard: the host (and port) of the server it talks to. */
   serverHost?: string;
+  /**
+   * The desktop app: tell the main process the language chosen in Settings (null: the system's), so
+   * the tray and the notifications speak it too. Resolves once it is kept.
+   */
+  setLanguage?(choice: Language | null): Promise<void>;
 }
 
 declare global {
   interface Window {
     /**
      * Exposed by the desktop shell's preload: the ReaperApi over IPC, as envelopes (shared/ipc.ts),
-     * and the console's mode (shared/team-console.ts).
+     * the console's mode (shared/team-console.ts) and the language choice (LanguageBridge).
      */
-    reaper?: ReaperBridge & { console?: ConsoleBridge };
+    reaper?: ReaperBridge & { console?: ConsoleBridge; language?: LanguageBridge };
   }
 }

@@ -1,5 +1,5 @@
 /** Which transport the dashboard talks through: the desktop's preload, or HTTP with a token. */
-import { ApiError, type ErrorCode, fromErrorBody } from '../../shared/api-errors.ts';
+import { ApiError, type ErrorCode, fromErrorBody, unwrap } from '../../shared/api-errors.ts';
 import type { FieldProblem } from '../../shared/errors.ts';
 import { apiFromBridge } from '../../shared/ipc.ts';
 import type { ConsoleBridge, ConsoleEnvelope, ConsoleState } from '../../shared/team-console.ts';
@@ -10,7 +10,11 @@ import { takeTokenFromLocation } from './token.ts';
 /** The desktop bridge when there is one; else the HTTP client, once a token is known. */
 export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true } {
   if (win.reaper) {
-    const api = apiFromBridge(win.reaper);
+    const language = win.reaper.language;
+    const api: DashboardApi = {
+      ...apiFromBridge(win.reaper),
+      ...(language ? { setLanguage: async (choice) => void unwrap(await language.set(choice)) } : {}),
+    };
     const bridge = win.reaper.console;
     if (!bridge) return { api };
     const control = consoleFromBridge(bridge);

@@ -4,12 +4,21 @@
  * and list it here.
  */
 import { common as enCommon } from './en/common.ts';
+import { notifications as enNotifications } from './en/notifications.ts';
+import { tray as enTray } from './en/tray.ts';
+import { waking as enWaking } from './en/waking.ts';
 import { common as frCommon } from './fr/common.ts';
+import { notifications as frNotifications } from './fr/notifications.ts';
+import { tray as frTray } from './fr/tray.ts';
+import { waking as frWaking } from './fr/waking.ts';
 import type { Language } from './languages.ts';
 import type { Messages } from './messages.ts';
 
 export const en = {
   common: enCommon,
+  notifications: enNotifications,
+  tray: enTray,
+  waking: enWaking,
 } as const;
 
 export type Namespace = keyof typeof en;
@@ -17,6 +26,9 @@ export type Namespace = keyof typeof en;
 /** French is checked against English's shape key by key (`Messages`), and here namespace by namespace. */
 const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   common: frCommon,
+  notifications: frNotifications,
+  tray: frTray,
+  waking: frWaking,
 };
 
 export const CATALOG: Record<Language, { readonly [N in Namespace]: Messages<(typeof en)[N]> }> = { en, fr };

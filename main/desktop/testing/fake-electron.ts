@@ -29,6 +29,10 @@ export const fake = {
   /** app.enableSandbox() was called, and Electron was not ready yet (as it must be). */
   sandboxedBeforeReady: false,
   paths: new Map<string, string>([['userData', mkdtempSync(join(tmpdir(), 'reaper-fake-userdata-'))]]),
+  /** What app.getPreferredSystemLanguages() answers (an empty list, as some Linux desktops give). */
+  systemLanguages: ['en-US'] as string[],
+  /** What app.getLocale() answers. */
+  locale: 'en-US',
 };
 
 let contentsIds = 0;
@@ -74,6 +78,12 @@ class FakeApp extends EventEmitter {
   }
   getName() {
     return 'Clever Reaper';
+  }
+  getPreferredSystemLanguages() {
+    return [...fake.systemLanguages];
+  }
+  getLocale() {
+    return fake.locale;
   }
   getAppPath() {
     return join(import.meta.dirname, '..', '..', '..');

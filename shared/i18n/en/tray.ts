@@ -1,0 +1,54 @@
+/** The tray icon's menu and tooltip (desktop app). */
+export const tray = {
+  title: {
+    local: 'Clever Reaper',
+    demo: 'Clever Reaper (demo)',
+    team: 'Clever Reaper (team server {{host}})',
+  },
+  /** The first line of the menu and the tooltip: "Clever Reaper: All fine". */
+  line: '{{title}}: {{detail}}',
+  team: {
+    unauthorized: '{{host}} refused the admin token',
+    disconnected: 'disconnected from {{host}}, reconnecting…',
+  },
+  status: {
+    ok: 'All fine',
+    transit: 'Apps waking up or going to sleep',
+    error: 'An app is in Error',
+    paused: 'Paused: the kill switch is on',
+    dryRun: 'Dry-run: nothing is stopped',
+  },
+  noAccount: 'no account connected',
+  tooltip: {
+    noAccount: 'no Clever Cloud account connected',
+    apps_one: '{{count}} app',
+    apps_other: '{{count}} apps',
+    count: '{{n}} {{state}}',
+    killSwitch: 'kill switch on',
+    dryRun: 'dry-run',
+  },
+  /** The states as the console column of the lifecycle names them. */
+  states: {
+    WaitingForInit: 'Initializing',
+    Up: 'Up',
+    WaitingForShutdown: 'Going to sleep',
+    Down: 'Asleep',
+    WaitingForUp: 'Waking up',
+    Error: 'Error',
+  },
+  menu: {
+    inError: 'In Error ({{count}})',
+    noCause: 'in Error',
+    reset: 'Reset',
+    showApp: 'Show in the dashboard',
+    wake: 'Wake ({{count}} asleep)',
+    more: '{{count}} more: open the dashboard',
+    killSwitch: 'Pause the reaper (kill switch)',
+    dryRun: 'Dry-run',
+    openDashboard: 'Open the dashboard',
+    preferences: 'Preferences',
+    startAtLogin: 'Start at login',
+    notifySleepWake: 'Notify on sleep and wake',
+    quit: 'Quit Clever Reaper',
+  },
+} as const;

@@ -1,0 +1,54 @@
+import type { tray as en } from '../en/tray.ts';
+import type { Messages } from '../messages.ts';
+
+export const tray: Messages<typeof en> = {
+  title: {
+    local: 'Clever Reaper',
+    demo: 'Clever Reaper (démo)',
+    team: 'Clever Reaper (serveur d’équipe {{host}})',
+  },
+  line: '{{title}} : {{detail}}',
+  team: {
+    unauthorized: '{{host}} a refusé le jeton d’administration',
+    disconnected: 'déconnecté de {{host}}, reconnexion…',
+  },
+  status: {
+    ok: 'Tout va bien',
+    transit: 'Des applications se réveillent ou s’endorment',
+    error: 'Une application est en erreur',
+    paused: 'En pause : l’arrêt d’urgence est activé',
+    dryRun: 'Simulation : rien n’est arrêté',
+  },
+  noAccount: 'aucun compte connecté',
+  tooltip: {
+    noAccount: 'aucun compte Clever Cloud connecté',
+    apps_one: '{{count}} application',
+    apps_other: '{{count}} applications',
+    count: '{{n}} {{state}}',
+    killSwitch: 'arrêt d’urgence activé',
+    dryRun: 'simulation',
+  },
+  states: {
+    WaitingForInit: 'Initialisation',
+    Up: 'Éveillée',
+    WaitingForShutdown: 'S’endort',
+    Down: 'En veille',
+    WaitingForUp: 'Se réveille',
+    Error: 'En erreur',
+  },
+  menu: {
+    inError: 'En erreur ({{count}})',
+    noCause: 'en erreur',
+    reset: 'Réinitialiser',
+    showApp: 'Afficher dans le tableau de bord',
+    wake: 'Réveiller ({{count}} en veille)',
+    more: '{{count}} de plus : ouvrir le tableau de bord',
+    killSwitch: 'Mettre le reaper en pause (arrêt d’urgence)',
+    dryRun: 'Simulation',
+    openDashboard: 'Ouvrir le tableau de bord',
+    preferences: 'Préférences',
+    startAtLogin: 'Démarrer à l’ouverture de session',
+    notifySleepWake: 'Notifier les mises en veille et les réveils',
+    quit: 'Quitter Clever Reaper',
+  },
+};
