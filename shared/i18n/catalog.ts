@@ -4,12 +4,27 @@
  * and list it here.
  */
 import { common as enCommon } from './en/common.ts';
+import { firstRun as enFirstRun } from './en/firstRun.ts';
+import { history as enHistory } from './en/history.ts';
+import { savings as enSavings } from './en/savings.ts';
+import { settings as enSettings } from './en/settings.ts';
+import { shell as enShell } from './en/shell.ts';
 import { common as frCommon } from './fr/common.ts';
+import { firstRun as frFirstRun } from './fr/firstRun.ts';
+import { history as frHistory } from './fr/history.ts';
+import { savings as frSavings } from './fr/savings.ts';
+import { settings as frSettings } from './fr/settings.ts';
+import { shell as frShell } from './fr/shell.ts';
 import type { Language } from './languages.ts';
 import type { Messages } from './messages.ts';
 
 export const en = {
   common: enCommon,
+  firstRun: enFirstRun,
+  history: enHistory,
+  savings: enSavings,
+  settings: enSettings,
+  shell: enShell,
 } as const;
 
 export type Namespace = keyof typeof en;
@@ -17,6 +32,11 @@ export type Namespace = keyof typeof en;
 /** French is checked against English's shape key by key (`Messages`), and here namespace by namespace. */
 const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   common: frCommon,
+  firstRun: frFirstRun,
+  history: frHistory,
+  savings: frSavings,
+  settings: frSettings,
+  shell: frShell,
 };
 
 export const CATALOG: Record<Language, { readonly [N in Namespace]: Messages<(typeof en)[N]> }> = { en, fr };
