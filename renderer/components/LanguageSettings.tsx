@@ -23,7 +23,8 @@ export function LanguageSettings() {
   const api = useApi();
   const id = useId();
   const [choice, setChoice] = useState<Language | null>(chosenLanguage);
-  const [problem, setProblem] = useState<string | null>(null);
+  /** The desktop could not follow: said in the language now shown. */
+  const [problem, setProblem] = useState<{ language: Language; error: string } | null>(null);
 
   const choose = async (next: Language | null) => {
     setChoice(next);
@@ -32,12 +33,7 @@ export function LanguageSettings() {
     try {
       await (api as WithLanguage).setLanguage?.(next);
     } catch (error) {
-      setProblem(
-        t('language.desktopFailed', {
-          language: LANGUAGE_NAMES[next ?? systemLanguage()],
-          error: errorText(error),
-        }),
-      );
+      setProblem({ language: next ?? systemLanguage(), error: errorText(error) });
     }
   };
 
@@ -69,7 +65,10 @@ export function LanguageSettings() {
         </span>
         {problem && (
           <p className="field-error" role="alert">
-            {problem}
+            {t('language.desktopFailed', {
+              language: LANGUAGE_NAMES[problem.language],
+              error: problem.error,
+            })}
           </p>
         )}
       </div>

@@ -17,6 +17,7 @@ import {
 } from '../../shared/webhooks.ts';
 import { parseDecimal } from '../lib/decimal.ts';
 import { fullTime } from '../lib/format.ts';
+import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { FormProblem, NumberField, problemsByField, SaveRow } from './form.tsx';
@@ -29,7 +30,10 @@ const UNIT_KEYS = {
 } as const satisfies Record<FlavorPriceUnit, string>;
 
 /** The formats by their names (the same in every language). */
-const FORMAT_NAMES = { json: 'JSON', slack: 'Slack' } as const satisfies Record<WebhookConfig['format'], string>;
+const FORMAT_NAMES = { json: 'JSON', slack: 'Slack' } as const satisfies Record<
+  WebhookConfig['format'],
+  string
+>;
 
 /** A webhook URL's form (the same in every language). */
 const EXAMPLE_WEBHOOK = 'https://hooks.slack.com/services/…';
@@ -46,6 +50,13 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
   const [values, setValues] = useState(initial);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const stored = initial();
+  useUnsavedChanges(
+    values.retention !== stored.retention ||
+      values.unit !== stored.unit ||
+      values.eurPerDrop !== stored.eurPerDrop,
+    t('unsaved', { form: t('historySavings.title') }),
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change elsewhere
   useEffect(() => {
@@ -140,6 +151,15 @@ interface Row extends WebhookConfig {
 }
 
 let rowKey = 0;
+
+/** Whether the rows differ from the saved webhooks (a row added, removed or edited). */
+function webhooksChanged(rows: readonly Row[], saved: readonly WebhookConfig[]): boolean {
+  if (rows.length !== saved.length) return true;
+  return rows.some((r, i) => {
+    const s = saved[i]!;
+    return r.url !== s.url || r.format !== s.format || r.events.join() !== s.events.join();
+  });
+}
 const toRows = (list: readonly WebhookConfig[]): Row[] =>
   list.map((w) => ({ ...w, events: [...w.events], key: ++rowKey }));
 
@@ -153,6 +173,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
   const [saved, setSaved] = useState(false);
   const [status, setStatus] = useState<WebhookStatus[]>([]);
   const [tests, setTests] = useState<Record<number, WebhookTestResult | 'sending'>>({});
+  useUnsavedChanges(webhooksChanged(rows, settings.webhooks), t('unsaved', { form: t('alerts.title') }));
 
   // Changed elsewhere (another window, the admin API): the saved list again.
   useEffect(() => {

@@ -8,6 +8,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { parseDecimal } from '../lib/decimal.ts';
 import { msTo } from '../lib/format.ts';
+import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useDashboard } from '../store/context.tsx';
 import { CredentialsCard } from './CredentialsCard.tsx';
 import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from './form.tsx';
@@ -96,6 +97,11 @@ function Paces({ settings }: { settings: Settings }) {
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
+  const saved0 = initial();
+  useUnsavedChanges(
+    PACES.some((p) => values[p.key] !== saved0[p.key]),
+    t('unsaved', { form: t('paces.title') }),
+  );
 
   // Changed elsewhere (another window, the admin API): show the new values unless being edited.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change
@@ -164,6 +170,10 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
   const [address, setAddress] = useState(settings.wakeProxyAddress);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  useUnsavedChanges(
+    port !== String(settings.wakeProxyPort) || address !== settings.wakeProxyAddress,
+    t('unsaved', { form: t('proxy.title') }),
+  );
   useEffect(() => {
     setPort(String(settings.wakeProxyPort));
     setAddress(settings.wakeProxyAddress);

@@ -2,15 +2,14 @@
 import type { ReaperStatus } from '../../shared/api.ts';
 
 /**
- * Credentials saved but not yet checked: connected to an account whose owner is not known, because
- * Clever Cloud could not be asked (GET /v2/self) when they were opened. The engine names the account
- * only once that check answered (main/service/real-credentials.ts, `verify`), and keeps unchecked
- * credentials with the problem "could not be checked yet" rather than dropping them.
+ * Credentials saved but not yet checked: connected to an account that Clever Cloud could not be
+ * asked about (GET /v2/self) when they were opened. The engine keeps them (and retries as it reads
+ * the apps) and says so with `unchecked` (main/service/real-credentials.ts).
  */
 export function credentialsUnchecked(status: ReaperStatus | null): boolean {
   return (
     status?.mode === 'account' &&
     status.credentials.state === 'connected' &&
-    status.credentials.account === null
+    status.credentials.unchecked === true
   );
 }

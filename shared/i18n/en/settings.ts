@@ -1,6 +1,7 @@
 /** Settings: language, switches, paces, wake proxy, history and savings, team alerts, account, team server. */
 export const settings = {
   title: 'Settings',
+  unsaved: 'Your changes to “{{form}}” are not saved. Leave without saving them?',
   language: {
     title: 'Language',
     label: 'Language of the dashboard',

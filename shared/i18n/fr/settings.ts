@@ -3,6 +3,7 @@ import type { Messages } from '../messages.ts';
 
 export const settings: Messages<typeof en> = {
   title: 'Paramètres',
+  unsaved: 'Vos modifications de « {{form}} » ne sont pas enregistrées. Partir sans les enregistrer ?',
   language: {
     title: 'Langue',
     label: 'Langue du tableau de bord',
