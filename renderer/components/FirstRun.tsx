@@ -18,7 +18,9 @@ import { TeamServerPanel } from './TeamServer.tsx';
  * of 2025-06-05, CleverCloud/documentation content/changelog/2025/06-05-api-tokens-console-tips.md,
  * which links this page and says creating one asks for the password and the 2FA code, and that an
  * account made with GitHub sets a password first). `clever tokens create <name>` does the same
- * (clever-tools src/commands2/tokens/tokens.docs.md, since 3.12; at most 1 year, tokens.create).
+ * (clever-tools src/commands2/tokens/tokens.docs.md, since 3.12). The console names the page "API
+ * tokens" / "Tokens d'API" and allows an expiry of 1 year at most (clever-components
+ * src/translations/translations.{en,fr}.js, cc-token-api-list and cc-token-api-creation-form).
  * The rights: Clever Cloud documents no scopes for API tokens; that one acts with its owner's rights
  * is our reading (unconfirmed).
  */

@@ -79,24 +79,26 @@ function Where() {
   if (!status) return null;
   const account = status.credentials.account;
   const unchecked = credentialsUnchecked(status);
+  const shown = unchecked
+    ? t('where.unchecked')
+    : (account ?? (status.credentials.state === 'connected' ? t('where.unnamed') : t('where.noAccount')));
   return (
     <span className="where-group" data-testid="where">
       {status.mode === 'demo' && (
-        <span className="mode" title={t('where.demoTitle')}>
+        <span className="mode demo-label" title={t('where.demoTitle')}>
           {status.timeScale !== 1 ? t('where.demoScaled', { scale: status.timeScale }) : t('where.demo')}
         </span>
       )}
       <ModeLabel />
-      <span
-        className={`account${unchecked ? ' warn' : ''}`}
-        title={t('where.accountTitle')}
-        data-testid="account-label"
-      >
-        {unchecked
-          ? t('where.unchecked')
-          : (account ??
-            (status.credentials.state === 'connected' ? t('where.unnamed') : t('where.noAccount')))}
-      </span>
+      {(status.mode !== 'demo' || account) && (
+        <span
+          className={`account${unchecked ? ' warn' : ''}`}
+          title={t('where.accountTitle', { account: shown })}
+          data-testid="account-label"
+        >
+          {shown}
+        </span>
+      )}
     </span>
   );
 }

@@ -9,7 +9,7 @@ export const firstRun = {
     howTitle: 'Where to get a token',
     how: 'In the Clever Cloud console, open your profile (your name, top right), then <0>API tokens</0>, and create a token named after this reaper. The console asks for your password, and your two-factor code if it is on; an account created with GitHub sets a password first. With clever-tools, <1>clever tokens create clever-reaper</1> does the same.',
     rights:
-      'A token acts with your own rights: the reaper reads your organisations and their applications, and starts and stops the ones you give it. Use an account that may manage those applications. A token lasts one year at most: create a new one before it ends.',
+      'A token acts with your own rights: the reaper reads your organisations and their applications, and starts and stops the ones you give it. Use an account that may manage those applications. A token expires one year after its creation at most (the console asks when): create a new one before it does.',
     cleverTools: 'Use the clever-tools login found on this machine',
     environment: 'Use CLEVER_TOKEN / CLEVER_SECRET',
     token: 'Token',

@@ -30,7 +30,7 @@ export const shell = {
     teamTitle: 'The apps, the tray and the notifications come from {{url}}',
     server: 'Server · {{host}}',
     serverTitle: 'The reaper at {{host}}',
-    accountTitle: 'The Clever Cloud account the reaper acts as',
+    accountTitle: 'The Clever Cloud account the reaper acts as: {{account}}',
     noAccount: 'No account',
     unnamed: 'Account connected',
     unchecked: 'Account not yet checked',

@@ -9,9 +9,9 @@ export const firstRun: Messages<typeof en> = {
     title: 'Connecter un compte Clever Cloud',
     cannot: "Il n'est pas possible de connecter un compte d'ici.",
     howTitle: 'Où obtenir un jeton',
-    how: "Dans la console Clever Cloud, ouvrez votre profil (votre nom, en haut à droite), puis <0>Jetons d'API</0>, et créez un jeton au nom de ce reaper. La console demande votre mot de passe, et votre code d'authentification à deux facteurs s'il est activé ; un compte créé avec GitHub définit d'abord un mot de passe. Avec clever-tools, <1>clever tokens create clever-reaper</1> fait la même chose.",
+    how: "Dans la console Clever Cloud, ouvrez votre profil (votre nom, en haut à droite), puis <0>Tokens d'API</0>, et créez un jeton au nom de ce reaper. La console demande votre mot de passe, et votre code d'authentification à deux facteurs s'il est activé ; un compte créé avec GitHub définit d'abord un mot de passe. Avec clever-tools, <1>clever tokens create clever-reaper</1> fait la même chose.",
     rights:
-      'Un jeton agit avec vos propres droits : le reaper lit vos organisations et leurs applications, et démarre et arrête celles que vous lui confiez. Utilisez un compte autorisé à gérer ces applications. Un jeton dure un an au plus : créez-en un nouveau avant son expiration.',
+      'Un jeton agit avec vos propres droits : le reaper lit vos organisations et leurs applications, et démarre et arrête celles que vous lui confiez. Utilisez un compte autorisé à gérer ces applications. Un jeton expire au plus tard un an après sa création (la console demande quand) : créez-en un nouveau avant.',
     cleverTools: 'Utiliser la connexion clever-tools trouvée sur cette machine',
     environment: 'Utiliser CLEVER_TOKEN / CLEVER_SECRET',
     token: 'Jeton',

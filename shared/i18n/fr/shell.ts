@@ -32,7 +32,7 @@ export const shell: Messages<typeof en> = {
     teamTitle: "Les applications, l'icône de la barre des tâches et les notifications viennent de {{url}}",
     server: 'Serveur · {{host}}',
     serverTitle: 'Le reaper de {{host}}',
-    accountTitle: 'Le compte Clever Cloud au nom duquel le reaper agit',
+    accountTitle: 'Le compte Clever Cloud au nom duquel le reaper agit : {{account}}',
     noAccount: 'Aucun compte',
     unnamed: 'Compte connecté',
     unchecked: 'Compte pas encore vérifié',
