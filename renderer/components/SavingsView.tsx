@@ -16,27 +16,25 @@ import {
   type SavingsReport,
 } from '../../shared/savings.ts';
 import { i18n } from '../i18n.ts';
-import { eur, hours, shortDay } from '../lib/savings-format.ts';
+import { eur, hours, plainNumber, shortDay } from '../lib/savings-format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 
 /** The report reads 30 days of history (about 0.5 s for a thousand apps): refreshed once a minute, while seen. */
 const REFRESH_MS = 60_000;
 
-export { eur, hours };
-
 /** How the fallback reads the flavor price, for the screen. */
 export function priceNote(pricing: SavingsPricing): string {
   const reading =
     pricing.unit === 'drops-per-10-min'
-      ? i18n.t('savings:price.readingDrops', { eurPerDrop: pricing.eurPerDrop })
+      ? i18n.t('savings:price.readingDrops', { eurPerDrop: plainNumber(pricing.eurPerDrop) })
       : i18n.t('savings:price.readingEuros');
   return i18n.t('savings:price.note', { reading });
 }
 
 /** One line: where the report's prices come from. */
 export function priceSourceText(pricing: SavingsPricing): string {
-  const fallback = i18n.t('savings:price.fallback', { eurPerDrop: pricing.eurPerDrop });
+  const fallback = i18n.t('savings:price.fallback', { eurPerDrop: plainNumber(pricing.eurPerDrop) });
   const problem = pricing.priceSystemProblem
     ? i18n.t('savings:price.priceSystemProblem', { problem: pricing.priceSystemProblem })
     : '';

@@ -34,3 +34,8 @@ export function shortDay(day: string): string {
     timeZone: 'UTC',
   });
 }
+
+/** A plain number in the dashboard's language ("0.0097" / "0,0097"). */
+export function plainNumber(value: number): string {
+  return new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: 6 }).format(value);
+}

@@ -20,7 +20,6 @@ export const shell = {
     show: 'Show the apps {{state}}',
   },
   where: {
-    label: 'Account and mode',
     demo: 'Demo',
     demoScaled: 'Demo · time ×{{scale}}',
     demoTitle: 'The embedded simulator stands in for Clever Cloud',

@@ -22,7 +22,6 @@ export const shell: Messages<typeof en> = {
     show: 'Afficher les applications {{state}}',
   },
   where: {
-    label: 'Compte et mode',
     demo: 'Démo',
     demoScaled: 'Démo · temps ×{{scale}}',
     demoTitle: 'Le simulateur intégré tient lieu de Clever Cloud',
