@@ -3,7 +3,15 @@
  * switch in the header reaches the real engine, and a language chosen in Settings applies at once
  * and survives a reload (issue 17, "English and French", "First run and safety").
  */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, SHELL, test } from './fixtures.ts';
+
+/** Axe's violations within `selector` (rule ids and the elements), none expected. */
+async function violations(page: Page, selector: string) {
+  const result = await new AxeBuilder({ page }).include(selector).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test.describe('a French browser on a server with no account', () => {
   test.use({ scenario: null, locale: 'fr-FR' });
@@ -20,6 +28,7 @@ test.describe('a French browser on a server with no account', () => {
       'href',
       'https://console.clever-cloud.com/users/me/api-tokens',
     );
+    expect(await violations(page, 'main')).toEqual([]);
     await page.getByRole('button', { name: 'Essayer la démo' }).click();
 
     const header = page.getByRole('banner');
@@ -27,6 +36,7 @@ test.describe('a French browser on a server with no account', () => {
     await header.getByRole('button', { name: "Arrêt d'urgence : désactivé" }).click();
     const dialog = page.getByRole('alertdialog', { name: "Activer l'arrêt d'urgence ?" });
     await expect(dialog).toContainText('les réveils continuent');
+    expect(await violations(page, 'header')).toEqual([]);
     await dialog.getByRole('button', { name: "Activer l'arrêt d'urgence" }).click();
     await expect(header.getByRole('button', { name: "Arrêt d'urgence : activé" })).toBeVisible();
     const { body } = await reaper.api<{ killSwitch: boolean }>('GET', '/api/settings');
