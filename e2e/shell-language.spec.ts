@@ -7,6 +7,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, SHELL, test } from './fixtures.ts';
 
+/** Where the e2e suite keeps its screenshots (git-ignored), as screenshots.spec.ts does. */
+const FOLDER = SHELL === 'electron' ? 'e2e/screenshots/desktop' : 'e2e/screenshots';
+
 /** Axe's violations within `selector` (rule ids and the elements), none expected. */
 async function violations(page: Page, selector: string) {
   const result = await new AxeBuilder({ page }).include(selector).analyze();
@@ -29,6 +32,7 @@ test.describe('a French browser on a server with no account', () => {
       'https://console.clever-cloud.com/users/me/api-tokens',
     );
     expect(await violations(page, 'main')).toEqual([]);
+    await page.screenshot({ path: `${FOLDER}/first-run-fr-1280x800-light.png`, animations: 'disabled' });
     await page.getByRole('button', { name: 'Essayer la démo' }).click();
 
     const header = page.getByRole('banner');
@@ -37,6 +41,10 @@ test.describe('a French browser on a server with no account', () => {
     const dialog = page.getByRole('alertdialog', { name: "Activer l'arrêt d'urgence ?" });
     await expect(dialog).toContainText('les réveils continuent');
     expect(await violations(page, 'header')).toEqual([]);
+    await page.screenshot({
+      path: `${FOLDER}/kill-switch-confirm-fr-1280x800-light.png`,
+      animations: 'disabled',
+    });
     await dialog.getByRole('button', { name: "Activer l'arrêt d'urgence" }).click();
     await expect(header.getByRole('button', { name: "Arrêt d'urgence : activé" })).toBeVisible();
     const { body } = await reaper.api<{ killSwitch: boolean }>('GET', '/api/settings');

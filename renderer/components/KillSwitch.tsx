@@ -59,7 +59,7 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
         aria-modal="true"
         aria-labelledby={`${id}-title`}
         aria-describedby={`${id}-body`}
-        className="card confirm"
+        className="card kill-confirm"
         onKeyDown={(e) => {
           if (e.key === 'Escape') close();
           // Focus stays in the dialog: Tab goes round its buttons.
