@@ -45,9 +45,6 @@ const PENDING = new Set<string>([
   'components/ConsoleLink.tsx',
   'components/ErrorCauses.tsx',
   'components/ErrorExplanation.tsx',
-  'components/FirstRun.tsx',
-  'components/HistoryView.tsx',
-  'components/OperationsSettings.tsx',
   'components/RouteEditor.tsx',
   'components/RouteRanges.tsx',
   'components/RouteTarget.tsx',
@@ -57,12 +54,7 @@ const PENDING = new Set<string>([
   'components/RuleEditor.tsx',
   'components/RulePreviewList.tsx',
   'components/RulesSection.tsx',
-  'components/SavingsView.tsx',
-  'components/SettingsView.tsx',
-  'components/Shell.tsx',
-  'components/TeamServer.tsx',
   'components/Timeline.tsx',
-  'components/TokenScreen.tsx',
   'components/WakeSources.tsx',
   'components/form.tsx',
 ]);
@@ -98,7 +90,18 @@ function untranslated(file: string, source: string): string[] {
       return isWords(parts) ? parts : null;
     }
     if (ts.isConditionalExpression(node)) return literalWords(node.whenTrue) ?? literalWords(node.whenFalse);
-    if (ts.isBinaryExpression(node)) return literalWords(node.left) ?? literalWords(node.right);
+    if (ts.isBinaryExpression(node)) {
+      const op = node.operatorToken.kind;
+      // `cond && 'text'` shows only its right side; a comparison (`view === 'apps'`) shows no text.
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken) return literalWords(node.right);
+      if (
+        op === ts.SyntaxKind.PlusToken ||
+        op === ts.SyntaxKind.BarBarToken ||
+        op === ts.SyntaxKind.QuestionQuestionToken
+      )
+        return literalWords(node.left) ?? literalWords(node.right);
+      return null;
+    }
     if (ts.isParenthesizedExpression(node)) return literalWords(node.expression);
     return null;
   };
@@ -126,6 +129,7 @@ describe('no untranslated text in the components', () => {
     const sample = `export const A = () => (
       <p title="Hello there" aria-label={t('x')}>
         Wake now {t('apps:wake')} {'Reset it'} {busy ? 'Saving' : t('save')} {\`in \${n} min\`} {n} · —
+        {view === 'apps' && <X />} {on && 'Shown text'} {name ?? 'Unnamed app'}
       </p>
     );`;
     const found = untranslated('sample.tsx', sample);
@@ -135,6 +139,8 @@ describe('no untranslated text in the components', () => {
       'sample.tsx:3: "Reset it"',
       'sample.tsx:3: "Saving"',
       'sample.tsx:3: "in min"',
+      'sample.tsx:4: "Shown text"',
+      'sample.tsx:4: "Unnamed app"',
     ]);
   });
 

@@ -225,6 +225,11 @@ export interface CredentialsStatus {
   problem: string | null;
   /** Connecting an account is possible from this shell (false in a server started with --demo). */
   canConnect: boolean;
+  /**
+   * True while the credentials in use are kept but Clever Cloud could not check them yet (it could not
+   * be reached when they were opened): the dashboard warns instead of showing them as good.
+   */
+  unchecked?: boolean;
 }
 
 /** No credentials, nothing found, nothing wrong: where a session starts. */

@@ -64,6 +64,7 @@ describe('the credentials of a real account', () => {
       found: { environment: true, cleverTools: false },
       problem: null,
     });
+    expect((await m.status()).unchecked).toBeUndefined();
   });
 
   it("clever-tools' login is found and used", async () => {
@@ -144,5 +145,8 @@ describe('the credentials of a real account', () => {
     expect((await m.status()).problem).toMatch(
       /^the credentials could not be checked yet: Clever Cloud answered 503/,
     );
+    // Said as such, so the dashboard warns rather than showing them as good.
+    expect((await m.status()).unchecked).toBe(true);
+    expect((await m.status()).state).toBe('connected');
   });
 });

@@ -98,6 +98,8 @@ export class RealCredentials implements CredentialsManager {
   private current: { credentials: Credentials; account: string | null } | null = null;
   private problem: string | null = null;
   private invalid = false;
+  /** The credentials in use answered GET /v2/self (false while Clever Cloud could not be asked). */
+  private checked = false;
 
   constructor(options: RealCredentialsOptions) {
     this.options = options;
@@ -163,6 +165,7 @@ export class RealCredentials implements CredentialsManager {
       this.current = { credentials, account: self.email ?? self.name };
       this.problem = null;
       this.invalid = false;
+      this.checked = true;
     } catch (error) {
       if (error instanceof CleverCallError && (error.kind === 'unauthorized' || error.kind === 'forbidden')) {
         this.invalid = true;
@@ -175,6 +178,7 @@ export class RealCredentials implements CredentialsManager {
       }
       // Offline, or Clever Cloud down: keep them, say so, and let the engine retry.
       this.current = { credentials, account: null };
+      this.checked = false;
       this.problem = `the credentials could not be checked yet: ${describeError(error)}`;
     }
     return client;
@@ -244,6 +248,7 @@ export class RealCredentials implements CredentialsManager {
       storage: source === 'operator' ? this.options.secrets.description : null,
       problem: this.problem,
       canConnect: true,
+      ...(this.current && !this.invalid && !this.checked ? { unchecked: true } : {}),
     };
   }
 }

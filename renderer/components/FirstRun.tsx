@@ -1,19 +1,37 @@
 /**
- * First run: connect a Clever Cloud account (a clever-tools login or CLEVER_TOKEN found on this
- * machine, or a pasted token), or try the demo. The demo is never chosen silently.
+ * First run: connect a Clever Cloud account first (a clever-tools login or CLEVER_TOKEN found on this
+ * machine, or a pasted token, with where to create one), the demo second. The demo is never chosen
+ * silently. Once connected, the dashboard proposes a first day in dry-run (FirstDay.tsx).
  */
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ConnectInput } from '../../shared/api.ts';
 import { problemsOf } from '../../shared/api-errors.ts';
+import { CONSOLE_ORIGIN } from '../../shared/console-links.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { Logo } from './icons.tsx';
 import { TeamServerPanel } from './TeamServer.tsx';
 
+/**
+ * Where API tokens are made in the console: the profile's "API tokens" page (Clever Cloud's changelog
+ * of 2025-06-05, CleverCloud/documentation content/changelog/2025/06-05-api-tokens-console-tips.md,
+ * which links this page and says creating one asks for the password and the 2FA code, and that an
+ * account made with GitHub sets a password first). `clever tokens create <name>` does the same
+ * (clever-tools src/commands2/tokens/tokens.docs.md, since 3.12). The console names the page "API
+ * tokens" / "Tokens d'API" and allows an expiry of 1 year at most (clever-components
+ * src/translations/translations.{en,fr}.js, cc-token-api-list and cc-token-api-creation-form).
+ * The rights: Clever Cloud documents no scopes for API tokens; that one acts with its owner's rights
+ * is our reading (unconfirmed).
+ */
+const API_TOKENS_URL = `${CONSOLE_ORIGIN}/users/me/api-tokens`;
+
 export function FirstRun() {
+  const { t } = useTranslation('firstRun');
   const status = useDashboard((s) => s.status);
   const teamMode = useApi().console !== undefined;
   const startDemo = useDashboard((s) => s.startDemo);
+  const proposeFirstDay = useDashboard((s) => s.proposeFirstDay);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const c = status?.credentials;
@@ -21,26 +39,22 @@ export function FirstRun() {
     <main className="first-run">
       <div className="card">
         <h1>
-          <Logo size={28} /> Welcome to Clever Reaper
+          <Logo size={28} /> {t('welcome')}
         </h1>
-        <p>
-          Clever Reaper puts your idle Clever Cloud apps to sleep, wakes them when someone needs them, and
-          tells you when something goes wrong.
-        </p>
-        <h2>Connect a Clever Cloud account</h2>
+        <p>{t('intro')}</p>
+        <h2>{t('connect.title')}</h2>
         {c?.canConnect ? (
-          <ConnectAccount />
+          <>
+            <HowToGetAToken />
+            <ConnectAccount onConnected={() => proposeFirstDay(true)} />
+          </>
         ) : (
-          <p className="muted">{c?.problem ?? 'Connecting an account is not possible from here.'}</p>
+          <p className="muted">{c?.problem ?? t('connect.cannot')}</p>
         )}
-        <h2>Or try the demo</h2>
-        <p className="muted">
-          A simulated Clever Cloud with a handful of apps and traffic: every state of the reaper within a few
-          minutes, no account needed.
-        </p>
+        <h2>{t('demo.title')}</h2>
+        <p className="muted">{t('demo.text')}</p>
         <button
           type="button"
-          className="primary"
           disabled={starting}
           onClick={() => {
             setStarting(true);
@@ -53,7 +67,7 @@ export function FirstRun() {
             );
           }}
         >
-          {starting ? 'Starting the demo…' : 'Try the demo'}
+          {starting ? t('demo.starting') : t('demo.start')}
         </button>
         {error && (
           <p className="field-error" role="alert">
@@ -66,7 +80,33 @@ export function FirstRun() {
   );
 }
 
-export function ConnectAccount() {
+/** The console's API tokens page; its words come from the catalogue (Trans fills `children`). */
+function TokensLink({ children }: { children?: ReactNode }) {
+  return (
+    <a href={API_TOKENS_URL} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
+
+function HowToGetAToken() {
+  const { t } = useTranslation('firstRun');
+  return (
+    <section className="how-token" aria-label={t('connect.howTitle')}>
+      <p>
+        <Trans
+          t={t}
+          i18nKey="connect.how"
+          components={[<TokensLink key="tokens" />, <code key="command" />]}
+        />
+      </p>
+      <p className="muted">{t('connect.rights')}</p>
+    </section>
+  );
+}
+
+export function ConnectAccount({ onConnected }: { onConnected?: () => void }) {
+  const { t } = useTranslation('firstRun');
   const connectAccount = useDashboard((s) => s.connect);
   const status = useDashboard((s) => s.status);
   const [token, setToken] = useState('');
@@ -81,6 +121,7 @@ export function ConnectAccount() {
     setError(null);
     try {
       await connectAccount(input);
+      onConnected?.();
     } catch (e) {
       setError(e);
     } finally {
@@ -101,7 +142,7 @@ export function ConnectAccount() {
           disabled={busy}
           onClick={() => void connect({ source: 'clever-tools' })}
         >
-          Use the clever-tools login found on this machine
+          {t('connect.cleverTools')}
         </button>
       )}
       {found?.environment && (
@@ -111,11 +152,11 @@ export function ConnectAccount() {
           disabled={busy}
           onClick={() => void connect({ source: 'environment' })}
         >
-          Use CLEVER_TOKEN / CLEVER_SECRET
+          {t('connect.environment')}
         </button>
       )}
       <form onSubmit={submit} className="grid" noValidate>
-        <label htmlFor={`${id}-token`}>Token</label>
+        <label htmlFor={`${id}-token`}>{t('connect.token')}</label>
         <div>
           <input
             id={`${id}-token`}
@@ -127,7 +168,7 @@ export function ConnectAccount() {
           />
           {tokenProblems.length > 0 && <span className="field-error">{tokenProblems.join('; ')}</span>}
         </div>
-        <label htmlFor={`${id}-secret`}>Secret</label>
+        <label htmlFor={`${id}-secret`}>{t('connect.secret')}</label>
         <div>
           <input
             id={`${id}-secret`}
@@ -136,12 +177,12 @@ export function ConnectAccount() {
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
           />
-          <span className="hint">With an OAuth token only; an API token has none.</span>
+          <span className="hint">{t('connect.secretHint')}</span>
         </div>
         <div />
         <div>
-          <button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Connect'}
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? t('connect.checking') : t('connect.submit')}
           </button>
         </div>
       </form>

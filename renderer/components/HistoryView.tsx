@@ -1,61 +1,32 @@
 /**
  * The history across apps (released ones too): every transition and action with when, why and who
- * acted; filters (app, state, cause, actor, kind, time range), pages newest first, and the filtered
- * history as a CSV or JSON file.
+ * acted; filters (app, state, cause, actor, kind, time range) that apply as they change, pages newest
+ * first, and the filtered history as a CSV or JSON file: the download holds what the screen shows.
  */
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { ACTORS, CONSOLE_LABELS, HISTORY_KINDS, REAPER_STATES } from '../../shared/domain.ts';
-import {
-  CAUSE_FILTERS,
-  type ExportFormat,
-  type HistoryFilter,
-  type HistoryPage,
-} from '../../shared/history.ts';
-import { fullTime, KIND_LABELS } from '../lib/format.ts';
-import type { HistoryParams } from '../lib/url-state.ts';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ACTORS, HISTORY_KINDS, REAPER_STATES } from '../../shared/domain.ts';
+import { CAUSE_FILTERS, type ExportFormat, type HistoryPage } from '../../shared/history.ts';
+import { fullTime } from '../lib/format.ts';
+import { type Form, formOf, isEmpty, paramsOf, rangeProblem, toFilter } from '../lib/history-filters.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { AppCombobox } from './AppCombobox.tsx';
 
-interface Form {
-  appId: string;
-  state: string;
-  cause: string;
-  actor: string;
-  kind: string;
-  from: string;
-  to: string;
-}
-
-const EMPTY: Form = { appId: '', state: '', cause: '', actor: '', kind: '', from: '', to: '' };
 const PAGE_SIZE = 50;
 
-/** The form of the filters the URL holds (#/history?app=...&cause=...). */
-function formOf(params: HistoryParams): Form {
-  const { app, ...rest } = params;
-  return { ...EMPTY, ...rest, appId: app ?? '' };
-}
-
-function paramsOf(form: Form): HistoryParams {
-  const { appId, ...rest } = form;
-  const params: HistoryParams = { app: appId, ...rest };
-  for (const key of Object.keys(params) as (keyof HistoryParams)[]) if (!params[key]) delete params[key];
-  return params;
-}
-
-/** The form as the API's filter: empty fields left out, local date-times as instants. */
-function toFilter(form: Form): HistoryFilter {
-  const filter: Record<string, unknown> = {};
-  for (const key of ['appId', 'state', 'cause', 'actor', 'kind'] as const)
-    if (form[key]) filter[key] = form[key];
-  for (const key of ['from', 'to'] as const) {
-    const t = form[key] ? new Date(form[key]).getTime() : Number.NaN;
-    if (!Number.isNaN(t)) filter[key] = t;
-  }
-  return filter as HistoryFilter;
-}
+/** The catalogue key of each CAUSE_FILTERS entry, in its order (history.test.tsx checks they agree). */
+export const CAUSE_KEYS = [
+  'stopTimeout',
+  'startTimeout',
+  'startFailed',
+  'unsafeLastDeployment',
+  'neverDeployed',
+  'unexpectedState',
+] as const;
 
 export function HistoryView() {
+  const { t } = useTranslation(['history', 'common']);
   const api = useApi();
   const apps = useDashboard((s) => s.apps);
   const pushed = useDashboard((s) => s.historyEvents);
@@ -74,6 +45,7 @@ export function HistoryView() {
   const [seen, setSeen] = useState(pushed);
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
   const cursor = cursors.at(-1);
+  const problem = rangeProblem(form);
 
   // The filters changed in the URL (Back, Forward, a link): the form shows them, from the first page.
   useEffect(() => {
@@ -109,16 +81,13 @@ export function HistoryView() {
   // An app filtered on from a row may be released: still offered by its name.
   const filteredName = page?.entries.find((e) => e.appId === form.appId)?.appName;
 
-  const apply = (next: Form) => {
+  /** A filter changed: applied at once, unless its time range is backwards (said at the field). */
+  const change = (next: Form) => {
     setForm(next);
+    if (rangeProblem(next)) return;
     setParams(paramsOf(next));
     setCursors([undefined]);
     setSeen(pushed);
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    apply(form);
   };
 
   const download = async (format: ExportFormat) => {
@@ -135,7 +104,7 @@ export function HistoryView() {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (e) {
-      toast('error', `the export failed: ${errorText(e)}`);
+      toast('error', t('exportFailed', { error: errorText(e) }));
     } finally {
       setExporting(null);
     }
@@ -145,108 +114,124 @@ export function HistoryView() {
   const field = (key: keyof Form) => ({
     id: `${id}-${key}`,
     value: form[key],
-    onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }),
+    onChange: (e: { target: { value: string } }) => change({ ...form, [key]: e.target.value }),
   });
+  const filtered = !isEmpty(formOf(params));
+  const clear = () => change(formOf({}));
 
   return (
     <section className="history-view" aria-labelledby={`${id}-title`}>
       <div className="view-head">
-        <h1 id={`${id}-title`}>History</h1>
-        <p className="muted">
-          Every transition and action of every app, released ones included: when, why and who acted. Kept{' '}
-          {retention} days (see Settings).
-        </p>
+        <h1 id={`${id}-title`}>{t('title')}</h1>
+        <p className="muted">{t('intro', { days: retention })}</p>
         {api.exportHistory && (
-          <div className="row-of-buttons">
+          <div className="row-of-buttons" title={t('downloadHint')}>
             <button type="button" disabled={exporting !== null} onClick={() => void download('csv')}>
-              {exporting === 'csv' ? 'Exporting…' : 'Download CSV'}
+              {exporting === 'csv' ? t('exporting') : t('downloadCsv')}
             </button>
             <button type="button" disabled={exporting !== null} onClick={() => void download('json')}>
-              {exporting === 'json' ? 'Exporting…' : 'Download JSON'}
+              {exporting === 'json' ? t('exporting') : t('downloadJson')}
             </button>
           </div>
         )}
       </div>
 
-      <form className="card history-filters" onSubmit={submit} aria-label="Filters">
+      <form
+        className="card history-filters"
+        onSubmit={(e) => e.preventDefault()}
+        aria-label={t('filters.label')}
+        noValidate
+      >
         <div className="filter">
-          <label htmlFor={`${id}-appId`}>App</label>
+          <label htmlFor={`${id}-appId`}>{t('filters.app')}</label>
           <AppCombobox
             id={`${id}-appId`}
             options={appOptions}
             value={form.appId}
-            onChange={(appId) => setForm({ ...form, appId })}
-            allLabel="All apps"
+            onChange={(appId) => change({ ...form, appId })}
+            allLabel={t('filters.allApps')}
             {...(filteredName ? { valueName: filteredName } : {})}
           />
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-state`}>State</label>
+          <label htmlFor={`${id}-state`}>{t('filters.state')}</label>
           <select {...field('state')}>
-            <option value="">Any</option>
+            <option value="">{t('filters.any')}</option>
             {REAPER_STATES.map((s) => (
               <option key={s} value={s}>
-                {CONSOLE_LABELS[s]}
+                {t(`common:states.${s}`)}
               </option>
             ))}
           </select>
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-cause`}>Error cause</label>
+          <label htmlFor={`${id}-cause`}>{t('filters.cause')}</label>
           <select {...field('cause')}>
-            <option value="">Any</option>
-            {CAUSE_FILTERS.map((c) => (
+            <option value="">{t('filters.any')}</option>
+            {CAUSE_FILTERS.map((c, i) => (
               <option key={c.prefix} value={c.prefix}>
-                {c.label}
+                {CAUSE_KEYS[i] ? t(`cause.${CAUSE_KEYS[i]}`) : c.label}
               </option>
             ))}
           </select>
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-actor`}>Who acted</label>
+          <label htmlFor={`${id}-actor`}>{t('filters.actor')}</label>
           <select {...field('actor')}>
-            <option value="">Anyone</option>
+            <option value="">{t('filters.anyone')}</option>
             {ACTORS.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {t(`common:actors.${a}`)}
               </option>
             ))}
           </select>
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-kind`}>Kind</label>
+          <label htmlFor={`${id}-kind`}>{t('filters.kind')}</label>
           <select {...field('kind')}>
-            <option value="">Any</option>
+            <option value="">{t('filters.any')}</option>
             {HISTORY_KINDS.map((k) => (
               <option key={k} value={k}>
-                {k === 'transition' ? 'transition' : KIND_LABELS[k]}
+                {t(`common:historyKinds.${k}`)}
               </option>
             ))}
           </select>
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-from`}>From</label>
-          <input type="datetime-local" {...field('from')} />
+          <label htmlFor={`${id}-from`}>{t('filters.from')}</label>
+          <input
+            type="datetime-local"
+            {...field('from')}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-range` : undefined}
+          />
+          {problem && (
+            <span className="field-error" id={`${id}-range`} role="alert">
+              {t('filters.fromAfterTo', { from: fullTime(problem.from), to: fullTime(problem.to) })}
+            </span>
+          )}
         </div>
         <div className="filter">
-          <label htmlFor={`${id}-to`}>To</label>
-          <input type="datetime-local" {...field('to')} />
+          <label htmlFor={`${id}-to`}>{t('filters.to')}</label>
+          <input
+            type="datetime-local"
+            {...field('to')}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-range` : undefined}
+          />
         </div>
         <div className="filter-actions">
-          <button type="submit" className="primary">
-            Filter
-          </button>
-          <button type="button" onClick={() => apply(EMPTY)}>
-            Clear
+          <button type="button" disabled={!filtered && isEmpty(form)} onClick={clear}>
+            {t('filters.clear')}
           </button>
         </div>
       </form>
 
       {fresh > 0 && cursors.length === 1 && (
         <p className="new-entries" role="status">
-          {fresh} new {fresh === 1 ? 'entry' : 'entries'} since this page was loaded.{' '}
+          {t('fresh', { count: fresh })}{' '}
           <button type="button" className="link" onClick={() => setSeen(pushed)}>
-            Show them
+            {t('showThem')}
           </button>
         </p>
       )}
@@ -258,14 +243,14 @@ export function HistoryView() {
 
       <div className="table-wrap">
         <table className="history-table" aria-busy={loading}>
-          <caption className="visually-hidden">History, newest first</caption>
+          <caption className="visually-hidden">{t('table.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">App</th>
-              <th scope="col">What</th>
-              <th scope="col">Who</th>
-              <th scope="col">Why</th>
+              <th scope="col">{t('table.time')}</th>
+              <th scope="col">{t('table.app')}</th>
+              <th scope="col">{t('table.what')}</th>
+              <th scope="col">{t('table.who')}</th>
+              <th scope="col">{t('table.why')}</th>
             </tr>
           </thead>
           <tbody>
@@ -278,49 +263,64 @@ export function HistoryView() {
                   <button
                     type="button"
                     className="link"
-                    title="Show this app only"
-                    onClick={() => apply({ ...form, appId: h.appId })}
+                    title={t('table.onlyThisApp')}
+                    onClick={() => change({ ...form, appId: h.appId })}
                   >
                     {h.appName}
                   </button>
-                  {!apps[h.appId] && <span className="muted"> (released)</span>}
+                  {!apps[h.appId] && <span className="muted">{t('table.released')}</span>}
                 </td>
                 <td className="what">
-                  {h.kind !== 'transition' && <span className="kind">{KIND_LABELS[h.kind]}</span>}
+                  {h.kind !== 'transition' && (
+                    <span className="kind">{t(`common:historyKinds.${h.kind}`)}</span>
+                  )}
                   {(h.from !== null || h.to !== null) && (
                     <span>
                       {h.kind !== 'transition' ? ': ' : ''}
-                      {h.from ? `${CONSOLE_LABELS[h.from]} → ` : '→ '}
-                      {h.to ? CONSOLE_LABELS[h.to] : 'released'}
+                      {h.from ? `${t(`common:states.${h.from}`)} → ` : '→ '}
+                      {h.to ? t(`common:states.${h.to}`) : t('table.releasedTo')}
                     </span>
                   )}
                 </td>
                 <td>
-                  <span className={`actor actor-${h.actor}`}>{h.actor}</span>
+                  <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
                 </td>
                 <td className="reason">{h.reason}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        {page && page.entries.length === 0 && <p className="empty">No entry matches these filters.</p>}
+        {page && page.entries.length === 0 && cursors.length === 1 && (
+          <div className="empty" role="status">
+            {filtered ? (
+              <p>
+                {t('empty.noMatch')}{' '}
+                <button type="button" className="link" onClick={clear}>
+                  {t('filters.clear')}
+                </button>
+              </p>
+            ) : (
+              <p>{t('empty.nothingYet')}</p>
+            )}
+          </div>
+        )}
       </div>
 
-      <nav className="pager" aria-label="Pages">
+      <nav className="pager" aria-label={t('pager.label')}>
         <button
           type="button"
           disabled={cursors.length === 1 || loading}
           onClick={() => setCursors(cursors.slice(0, -1))}
         >
-          ← Newer
+          {t('pager.newer')}
         </button>
-        <span className="muted">Page {cursors.length}</span>
+        <span className="muted">{t('pager.page', { page: cursors.length })}</span>
         <button
           type="button"
           disabled={!page?.nextCursor || loading}
           onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}
         >
-          Older →
+          {t('pager.older')}
         </button>
       </nav>
     </section>

@@ -3,6 +3,7 @@
  * alert webhooks (generic JSON or Slack-compatible) with "Send a test" and their delivery status.
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { PRICE_FACTS } from '../../shared/savings.ts';
 import { FLAVOR_PRICE_UNITS, type FlavorPriceUnit, type Settings } from '../../shared/settings.ts';
 import {
@@ -14,19 +15,31 @@ import {
   type WebhookStatus,
   type WebhookTestResult,
 } from '../../shared/webhooks.ts';
+import { parseDecimal } from '../lib/decimal.ts';
 import { fullTime } from '../lib/format.ts';
+import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { FormProblem, NumberField, problemsByField, SaveRow } from './form.tsx';
 
 const STATUS_REFRESH_MS = 10_000;
 
-const UNIT_LABELS: Record<FlavorPriceUnit, string> = {
-  'drops-per-10-min': 'drops per 10 min (default)',
-  'eur-per-hour': 'euros per hour',
-};
+const UNIT_KEYS = {
+  'drops-per-10-min': 'historySavings.unitDrops',
+  'eur-per-hour': 'historySavings.unitEuros',
+} as const satisfies Record<FlavorPriceUnit, string>;
+
+/** The formats by their names (the same in every language). */
+const FORMAT_NAMES = { json: 'JSON', slack: 'Slack' } as const satisfies Record<
+  WebhookConfig['format'],
+  string
+>;
+
+/** A webhook URL's form (the same in every language). */
+const EXAMPLE_WEBHOOK = 'https://hooks.slack.com/services/…';
 
 export function HistorySavingsSettings({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
   const initial = () => ({
@@ -37,6 +50,13 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
   const [values, setValues] = useState(initial);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const stored = initial();
+  useUnsavedChanges(
+    values.retention !== stored.retention ||
+      values.unit !== stored.unit ||
+      values.eurPerDrop !== stored.eurPerDrop,
+    t('unsaved', { form: t('historySavings.title') }),
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change elsewhere
   useEffect(() => {
@@ -46,12 +66,11 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const retention = Number(values.retention);
-    const eurPerDrop = Number(values.eurPerDrop.replace(',', '.'));
+    const retention = parseDecimal(values.retention);
+    const eurPerDrop = parseDecimal(values.eurPerDrop);
     const local: Record<string, string> = {};
-    if (!values.retention.trim() || !Number.isFinite(retention))
-      local.historyRetentionDays = 'a number of days';
-    if (!values.eurPerDrop.trim() || !Number.isFinite(eurPerDrop)) local.eurPerDrop = 'a number of euros';
+    if (!Number.isFinite(retention)) local.historyRetentionDays = t('historySavings.retentionNotNumber');
+    if (!Number.isFinite(eurPerDrop)) local.eurPerDrop = t('historySavings.dropNotNumber');
     if (Object.keys(local).length) return setProblems(local);
     try {
       await saveSettings({
@@ -68,21 +87,21 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
 
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-      <h2 id={`${id}-title`}>History and savings</h2>
+      <h2 id={`${id}-title`}>{t('historySavings.title')}</h2>
       <FormProblem problem={problems.form} />
       <div className="grid">
         <NumberField
           id={`${id}-retention`}
-          label="Keep the history for"
+          label={t('historySavings.retention')}
           inputMode="numeric"
           value={values.retention}
           onChange={(retention) => setValues({ ...values, retention })}
-          unit="days"
-          hint="older entries are deleted, a few at a time"
+          unit={t('units.days')}
+          hint={t('historySavings.retentionHint')}
           problem={problems.historyRetentionDays}
         />
         <div className="pace">
-          <label htmlFor={`${id}-unit`}>Flavor price unit</label>
+          <label htmlFor={`${id}-unit`}>{t('historySavings.unit')}</label>
           <select
             id={`${id}-unit`}
             value={values.unit}
@@ -91,38 +110,38 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
           >
             {FLAVOR_PRICE_UNITS.map((u) => (
               <option key={u} value={u}>
-                {UNIT_LABELS[u]}
+                {t(UNIT_KEYS[u])}
               </option>
             ))}
           </select>
           <span className="hint" id={`${id}-unit-hint`}>
-            the API does not say which: unconfirmed
+            {t('historySavings.unitHint')}
           </span>
         </div>
         <NumberField
           id={`${id}-drop`}
-          label="Value of a drop"
+          label={t('historySavings.drop')}
           value={values.eurPerDrop}
           disabled={values.unit !== 'drops-per-10-min'}
           onChange={(eurPerDrop) => setValues({ ...values, eurPerDrop })}
-          unit="€"
-          hint="default 0.0097 €"
+          unit={t('units.eur')}
+          hint={t('historySavings.dropHint')}
           problem={problems.eurPerDrop}
         />
       </div>
       <details className="sources">
-        <summary>Where the price facts come from</summary>
+        <summary>{t('historySavings.sources')}</summary>
         <p className="muted">
-          The field: {PRICE_FACTS.field}. Default reading: {PRICE_FACTS.defaultReading}.
+          {t('historySavings.field', { field: PRICE_FACTS.field, reading: PRICE_FACTS.defaultReading })}
         </p>
         <ul className="plain muted">
           {PRICE_FACTS.sources.map((s) => (
             <li key={s}>{s}</li>
           ))}
-          <li>Against: {PRICE_FACTS.against}</li>
+          <li>{t('historySavings.against', { against: PRICE_FACTS.against })}</li>
         </ul>
       </details>
-      <SaveRow label="Save history and savings" saved={saved} />
+      <SaveRow label={t('historySavings.save')} saved={saved} />
     </form>
   );
 }
@@ -132,10 +151,20 @@ interface Row extends WebhookConfig {
 }
 
 let rowKey = 0;
+
+/** Whether the rows differ from the saved webhooks (a row added, removed or edited). */
+function webhooksChanged(rows: readonly Row[], saved: readonly WebhookConfig[]): boolean {
+  if (rows.length !== saved.length) return true;
+  return rows.some((r, i) => {
+    const s = saved[i]!;
+    return r.url !== s.url || r.format !== s.format || r.events.join() !== s.events.join();
+  });
+}
 const toRows = (list: readonly WebhookConfig[]): Row[] =>
   list.map((w) => ({ ...w, events: [...w.events], key: ++rowKey }));
 
 export function TeamAlerts({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('settings');
   const api = useApi();
   const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
@@ -144,6 +173,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
   const [saved, setSaved] = useState(false);
   const [status, setStatus] = useState<WebhookStatus[]>([]);
   const [tests, setTests] = useState<Record<number, WebhookTestResult | 'sending'>>({});
+  useUnsavedChanges(webhooksChanged(rows, settings.webhooks), t('unsaved', { form: t('alerts.title') }));
 
   // Changed elsewhere (another window, the admin API): the saved list again.
   useEffect(() => {
@@ -210,12 +240,8 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
       aria-labelledby={`${id}-title`}
       noValidate
     >
-      <h2 id={`${id}-title`}>Team alerts</h2>
-      <p className="muted">
-        Webhooks called when an app enters Error, and on sleep and wake when you ask for it. Generic JSON, or
-        a Slack-compatible body (also read by Mattermost and Rocket.Chat). Failed deliveries are retried with
-        backoff; no token or secret is ever sent.
-      </p>
+      <h2 id={`${id}-title`}>{t('alerts.title')}</h2>
+      <p className="muted">{t('alerts.intro')}</p>
       {problems.form && (
         <p className="callout danger" role="alert">
           {problems.form}
@@ -226,30 +252,30 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
           {problems.webhooks}
         </p>
       )}
-      {rows.length === 0 && <p className="muted">No webhook yet.</p>}
+      {rows.length === 0 && <p className="muted">{t('alerts.none')}</p>}
       <ul className="webhooks">
         {rows.map((row, i) => {
           const s = status.find((x) => x.url === row.url.trim());
-          const t = tests[row.key];
+          const sent = tests[row.key];
           const urlProblem = problems[`webhooks.${i}.url`];
           const eventsProblem = problems[`webhooks.${i}.events`];
           return (
             <li key={row.key}>
               <div className="webhook-line">
                 <label className="visually-hidden" htmlFor={`${id}-url-${row.key}`}>
-                  Webhook URL {i + 1}
+                  {t('alerts.url', { n: i + 1 })}
                 </label>
                 <input
                   id={`${id}-url-${row.key}`}
                   className="webhook-url"
                   type="url"
-                  placeholder="https://hooks.slack.com/services/…"
+                  placeholder={EXAMPLE_WEBHOOK}
                   value={row.url}
                   onChange={(e) => change(row.key, { url: e.target.value })}
                   aria-invalid={urlProblem ? true : undefined}
                 />
                 <label className="visually-hidden" htmlFor={`${id}-format-${row.key}`}>
-                  Format of webhook {i + 1}
+                  {t('alerts.format', { n: i + 1 })}
                 </label>
                 <select
                   id={`${id}-format-${row.key}`}
@@ -258,12 +284,12 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
                 >
                   {WEBHOOK_FORMATS.map((f) => (
                     <option key={f} value={f}>
-                      {f === 'json' ? 'JSON' : 'Slack'}
+                      {FORMAT_NAMES[f]}
                     </option>
                   ))}
                 </select>
                 <fieldset className="events">
-                  <legend className="visually-hidden">Events of webhook {i + 1}</legend>
+                  <legend className="visually-hidden">{t('alerts.events', { n: i + 1 })}</legend>
                   {WEBHOOK_EVENTS.map((ev) => (
                     <label key={ev} className="check">
                       <input
@@ -271,45 +297,48 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
                         checked={row.events.includes(ev)}
                         onChange={(e) => toggle(row, ev, e.target.checked)}
                       />
-                      {ev}
+                      {t(`alerts.event.${ev}`)}
                     </label>
                   ))}
                 </fieldset>
                 <button
                   type="button"
-                  disabled={t === 'sending' || !row.url.trim()}
+                  disabled={sent === 'sending' || !row.url.trim()}
                   onClick={() => void test(row)}
                 >
-                  {t === 'sending' ? 'Sending…' : 'Send a test'}
+                  {sent === 'sending' ? t('alerts.sending') : t('alerts.test')}
                 </button>
                 <button
                   type="button"
                   className="danger-outline"
                   onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
                 >
-                  Remove<span className="visually-hidden"> webhook {i + 1}</span>
+                  {t('alerts.remove')}
+                  <span className="visually-hidden">{t('alerts.removeWhich', { n: i + 1 })}</span>
                 </button>
               </div>
               {(urlProblem || eventsProblem) && <p className="field-error">{urlProblem ?? eventsProblem}</p>}
               <p className="hint" aria-live="polite">
-                {t && t !== 'sending' && (
-                  <span className={t.ok ? 'ok' : 'danger'}>
-                    Test {t.ok ? `delivered (HTTP ${t.status})` : `failed: ${t.error}`}.{' '}
+                {sent && sent !== 'sending' && (
+                  <span className={sent.ok ? 'ok' : 'danger'}>
+                    {sent.ok
+                      ? t('alerts.testDelivered', { status: sent.status ?? '' })
+                      : t('alerts.testFailed', { error: sent.error ?? '' })}{' '}
                   </span>
                 )}
-                {s ? <DeliveryStatus status={s} /> : 'No delivery yet.'}
+                {s ? <DeliveryStatus status={s} /> : t('alerts.noDelivery')}
               </p>
             </li>
           );
         })}
       </ul>
-      <SaveRow label="Save the webhooks" saved={saved}>
+      <SaveRow label={t('alerts.save')} saved={saved}>
         <button
           type="button"
           disabled={rows.length >= MAX_WEBHOOKS}
           onClick={() => setRows([...rows, { url: '', format: 'json', events: ['error'], key: ++rowKey }])}
         >
-          Add a webhook
+          {t('alerts.add')}
         </button>
       </SaveRow>
     </form>
@@ -317,13 +346,20 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
 }
 
 function DeliveryStatus({ status }: { status: WebhookStatus }) {
+  const { t } = useTranslation('settings');
   const parts: string[] = [];
-  if (status.delivered || status.failed) parts.push(`${status.delivered} delivered, ${status.failed} failed`);
-  if (status.pending) parts.push(`${status.pending} waiting`);
-  if (status.lastSuccessAt !== null) parts.push(`last success ${fullTime(status.lastSuccessAt)}`);
-  if (status.lastFailureAt !== null)
+  if (status.delivered || status.failed)
+    parts.push(t('alerts.counts', { delivered: status.delivered, failed: status.failed }));
+  if (status.pending) parts.push(t('alerts.waiting', { count: status.pending }));
+  if (status.lastSuccessAt !== null)
+    parts.push(t('alerts.lastSuccess', { at: fullTime(status.lastSuccessAt) }));
+  if (status.lastFailureAt !== null) {
+    const at = fullTime(status.lastFailureAt);
     parts.push(
-      `last failure ${fullTime(status.lastFailureAt)}${status.lastError ? ` (${status.lastError})` : ''}`,
+      status.lastError
+        ? t('alerts.lastFailureWhy', { at, error: status.lastError })
+        : t('alerts.lastFailure', { at }),
     );
-  return <>{parts.length ? `${parts.join(' · ')}.` : 'No delivery yet.'}</>;
+  }
+  return <>{parts.length ? `${parts.join(' · ')}.` : t('alerts.noDelivery')}</>;
 }

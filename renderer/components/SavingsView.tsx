@@ -4,54 +4,57 @@
  * source are stated beside the figures: Clever Cloud does not state the unit of a flavor's price.
  */
 import { useCallback, useEffect, useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { assertNever } from '../../shared/domain.ts';
 import {
   type AppSavings,
   PRICE_FACTS,
-  priceSourceNote,
   SAVINGS_WINDOWS,
   type SavingsDay,
   type SavingsFigures,
   type SavingsPricing,
   type SavingsReport,
-  WINDOW_LABELS,
 } from '../../shared/savings.ts';
+import { i18n } from '../i18n.ts';
+import { eur, hours, plainNumber, shortDay } from '../lib/savings-format.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 
 /** The report reads 30 days of history (about 0.5 s for a thousand apps): refreshed once a minute, while seen. */
 const REFRESH_MS = 60_000;
 
-const euros = new Intl.NumberFormat(undefined, {
-  style: 'currency',
-  currency: 'EUR',
-  maximumFractionDigits: 2,
-});
-const smallEuros = new Intl.NumberFormat(undefined, {
-  style: 'currency',
-  currency: 'EUR',
-  maximumFractionDigits: 4,
-});
-
-export function eur(value: number | null): string {
-  if (value === null) return '—';
-  return Math.abs(value) > 0 && Math.abs(value) < 0.1 ? smallEuros.format(value) : euros.format(value);
-}
-
-export function hours(value: number): string {
-  if (value === 0) return '0 h';
-  if (value < 1) return `${Math.round(value * 60)} min`;
-  return `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString()} h`;
-}
-
+/** How the fallback reads the flavor price, for the screen. */
 export function priceNote(pricing: SavingsPricing): string {
   const reading =
     pricing.unit === 'drops-per-10-min'
-      ? `read as drops per 10 minutes × ${pricing.eurPerDrop} € per drop`
-      : 'read as euros per hour';
-  return `Fallback, for an app the price system does not price: its flavor price from the Clever Cloud API (instance.minFlavor.price), ${reading}, × its minimum instance count × the hours it was asleep.`;
+      ? i18n.t('savings:price.readingDrops', { eurPerDrop: plainNumber(pricing.eurPerDrop) })
+      : i18n.t('savings:price.readingEuros');
+  return i18n.t('savings:price.note', { reading });
+}
+
+/** One line: where the report's prices come from. */
+export function priceSourceText(pricing: SavingsPricing): string {
+  const fallback = i18n.t('savings:price.fallback', { eurPerDrop: plainNumber(pricing.eurPerDrop) });
+  const problem = pricing.priceSystemProblem
+    ? i18n.t('savings:price.priceSystemProblem', { problem: pricing.priceSystemProblem })
+    : '';
+  const source = pricing.source ?? 'flavor-price';
+  switch (source) {
+    case 'price-system':
+      return i18n.t('savings:price.sourcePriceSystem');
+    case 'mixed':
+      return i18n.t('savings:price.sourceMixed', { fallback, problem });
+    case 'flavor-price':
+      return i18n.t('savings:price.sourceFallback', { fallback, problem });
+    case 'none':
+      return i18n.t('savings:price.sourceNone');
+    default:
+      return assertNever(source);
+  }
 }
 
 export function SavingsView() {
+  const { t } = useTranslation('savings');
   const api = useApi();
   const setView = useDashboard((s) => s.setView);
   const dryRun = useDashboard((s) => s.settings?.dryRun ?? false);
@@ -79,13 +82,10 @@ export function SavingsView() {
   return (
     <section className="savings-view" aria-labelledby={`${id}-title`}>
       <div className="view-head">
-        <h1 id={`${id}-title`}>Savings</h1>
-        <p className="muted">
-          Hours the managed apps spent Asleep, and what that is worth. Going to sleep and Waking up count as
-          awake.
-        </p>
+        <h1 id={`${id}-title`}>{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
         <button type="button" onClick={() => void load()}>
-          Refresh
+          {t('refresh')}
         </button>
       </div>
       {error && (
@@ -93,51 +93,46 @@ export function SavingsView() {
           {error}
         </p>
       )}
-      {!report && !error && <p className="muted">Loading the savings…</p>}
+      {!report && !error && <p className="muted">{t('loading')}</p>}
       {report && (
         <>
-          <ul className="savings-totals" aria-label="Totals">
+          <ul className="savings-totals" aria-label={t('totals')}>
             {SAVINGS_WINDOWS.map((w) => (
               <li key={w} className="card">
-                <h2>{WINDOW_LABELS[w]}</h2>
+                <h2>{t(`window.${w}`)}</h2>
                 <Totals figures={report.totals[w]} dryRun={dryRun} />
               </li>
             ))}
           </ul>
           <section className="card" aria-labelledby={`${id}-chart`}>
-            <h2 id={`${id}-chart`}>Hours asleep per day, all apps together, last 30 days</h2>
+            <h2 id={`${id}-chart`}>{t('chartTitle')}</h2>
             <DailyChart days={report.daily} />
           </section>
           <section className="card price-facts" aria-labelledby={`${id}-price`}>
-            <h2 id={`${id}-price`}>How the money is estimated</h2>
-            <p className="price-source">{priceSourceNote(report.pricing)}</p>
+            <h2 id={`${id}-price`}>{t('price.title')}</h2>
+            <p className="price-source">{priceSourceText(report.pricing)}</p>
             <p>{priceNote(report.pricing)}</p>
             <p className={report.pricing.confirmed ? 'muted' : 'warn'}>
-              {report.pricing.confirmed
-                ? 'Clever Cloud states this unit.'
-                : 'Unconfirmed: Clever Cloud does not state the unit of this price. Public sources read it so; the Terraform provider says "per hour". '}
+              {report.pricing.confirmed ? t('price.confirmed') : t('price.unconfirmed')}
               <button type="button" className="link" onClick={() => setView('settings')}>
-                Change the unit in Settings
+                {t('price.changeUnit')}
               </button>
             </p>
             <details>
-              <summary>Sources</summary>
+              <summary>{t('price.sources')}</summary>
               <ul className="plain">
                 {PRICE_FACTS.sources.map((s) => (
                   <li key={s}>{s}</li>
                 ))}
-                <li>Against: {PRICE_FACTS.against}</li>
+                <li>{t('price.against', { against: PRICE_FACTS.against })}</li>
               </ul>
             </details>
             {report.unpriced > 0 && (
-              <p className="muted">
-                {report.unpriced} app{report.unpriced === 1 ? '' : 's'} without a known flavor price yet (read
-                at the next sweep): counted in hours, not in money.
-              </p>
+              <p className="muted">{t('price.unpriced', { count: report.unpriced })}</p>
             )}
           </section>
           <section className="card" aria-labelledby={`${id}-apps`}>
-            <h2 id={`${id}-apps`}>Per app</h2>
+            <h2 id={`${id}-apps`}>{t('perApp.title')}</h2>
             <AppsTable apps={report.apps} />
           </section>
         </>
@@ -147,16 +142,26 @@ export function SavingsView() {
 }
 
 function Totals({ figures, dryRun }: { figures: SavingsFigures; dryRun: boolean }) {
+  const { t } = useTranslation('savings');
   return (
     <>
       <p className="big-number">{hours(figures.hoursAsleep)}</p>
       <p>
-        asleep · <strong>{eur(figures.savedEur)}</strong> saved
+        <Trans
+          t={t}
+          i18nKey="asleep"
+          values={{ saved: eur(figures.savedEur) }}
+          components={[<strong key="s" />]}
+        />
       </p>
       {(dryRun || figures.projectedHours > 0) && (
         <p className="projected">
-          Dry-run: would have saved <strong>{eur(figures.projectedEur)}</strong> (
-          {hours(figures.projectedHours)})
+          <Trans
+            t={t}
+            i18nKey="wouldHaveSaved"
+            values={{ saved: eur(figures.projectedEur), hours: hours(figures.projectedHours) }}
+            components={[<strong key="s" />]}
+          />
         </p>
       )}
     </>
@@ -167,6 +172,7 @@ const CHART = { width: 960, height: 210, left: 40, bottom: 22, top: 8 };
 
 /** Bars of hours asleep per day (and, hatched, the dry-run hours), drawn in SVG. */
 export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
+  const { t } = useTranslation('savings');
   const max = Math.max(1, ...days.map((d) => d.figures.hoursAsleep + d.figures.projectedHours));
   const step = max <= 6 ? 1 : max <= 24 ? 4 : max <= 72 ? 12 : Math.ceil(max / 6 / 24) * 24;
   const top = Math.ceil(max / step) * step;
@@ -176,18 +182,13 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
   const y = (h: number) => CHART.top + plotH - (h / top) * plotH;
   const ticks = Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
   const projected = days.some((d) => d.figures.projectedHours > 0);
-  const label = (d: SavingsDay) =>
-    new Date(`${d.day}T12:00:00Z`).toLocaleDateString(undefined, {
-      day: 'numeric',
-      month: 'short',
-      timeZone: 'UTC',
-    });
+  const label = (d: SavingsDay) => shortDay(d.day);
   return (
     <figure className="chart">
       <svg
         viewBox={`0 0 ${CHART.width} ${CHART.height}`}
         role="img"
-        aria-label={`Hours asleep per day over the last ${days.length} days, at most ${hours(max)} a day`}
+        aria-label={t('chartLabel', { days: days.length, max: hours(max) })}
       >
         <defs>
           <pattern
@@ -216,7 +217,11 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
           const proj = d.figures.projectedHours;
           return (
             <g key={d.day}>
-              <title>{`${label(d)}: ${hours(asleep)} asleep${proj ? `, ${hours(proj)} in dry-run` : ''}`}</title>
+              <title>
+                {proj
+                  ? t('chartDayProjected', { day: label(d), asleep: hours(asleep), projected: hours(proj) })
+                  : t('chartDay', { day: label(d), asleep: hours(asleep) })}
+              </title>
               {asleep > 0 && (
                 <rect className="bar" x={x} width={w} y={y(asleep)} height={y(0) - y(asleep)} rx="1.5" />
               )}
@@ -232,7 +237,7 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
               )}
               {(i % 5 === 4 || i === days.length - 1) && (
                 <text className="axis" x={x + w / 2} y={CHART.height - 6} textAnchor="middle">
-                  {i === days.length - 1 ? 'today' : label(d)}
+                  {i === days.length - 1 ? t('today') : label(d)}
                 </text>
               )}
             </g>
@@ -241,11 +246,11 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
       </svg>
       <figcaption className="chart-legend">
         <span>
-          <span className="swatch bar-swatch" aria-hidden="true" /> asleep
+          <span className="swatch bar-swatch" aria-hidden="true" /> {t('legendAsleep')}
         </span>
         {projected && (
           <span>
-            <span className="swatch projected-swatch" aria-hidden="true" /> would have slept (dry-run)
+            <span className="swatch projected-swatch" aria-hidden="true" /> {t('legendProjected')}
           </span>
         )}
       </figcaption>
@@ -254,33 +259,34 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
 }
 
 function AppsTable({ apps }: { apps: readonly AppSavings[] }) {
-  if (apps.length === 0) return <p className="muted">No app under the reaper yet.</p>;
+  const { t } = useTranslation('savings');
+  if (apps.length === 0) return <p className="muted">{t('perApp.none')}</p>;
   const anyProjected = apps.some((a) => a.windows.days30.projectedHours > 0);
   return (
     <div className="table-wrap">
       <table className="savings-table">
         <thead>
           <tr>
-            <th scope="col">App</th>
-            <th scope="col">Flavor</th>
+            <th scope="col">{t('perApp.app')}</th>
+            <th scope="col">{t('perApp.flavor')}</th>
             <th scope="col" className="num">
-              € / hour
+              {t('perApp.hourly')}
             </th>
             <th scope="col" className="num">
-              Today
+              {t('perApp.today')}
             </th>
             <th scope="col" className="num">
-              7 days
+              {t('perApp.days7')}
             </th>
             <th scope="col" className="num">
-              30 days
+              {t('perApp.days30')}
             </th>
             <th scope="col" className="num">
-              Saved, 30 days
+              {t('perApp.saved30')}
             </th>
             {anyProjected && (
               <th scope="col" className="num">
-                Would have saved
+                {t('perApp.wouldHaveSaved')}
               </th>
             )}
           </tr>
@@ -290,13 +296,13 @@ function AppsTable({ apps }: { apps: readonly AppSavings[] }) {
             <tr key={a.appId}>
               <th scope="row">
                 {a.name}
-                {!a.managed && <span className="muted"> (released)</span>}
+                {!a.managed && <span className="muted">{t('perApp.released')}</span>}
               </th>
               <td>
                 {a.flavorName ? (
                   `${a.flavorName} × ${a.instances ?? '?'}`
                 ) : (
-                  <span className="muted">not read yet</span>
+                  <span className="muted">{t('perApp.notRead')}</span>
                 )}
               </td>
               <td className="num">{eur(a.hourlyEur)}</td>

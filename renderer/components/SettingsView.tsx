@@ -1,17 +1,18 @@
 /**
- * Settings: the kill switch and dry-run (applied at once), the paces and timeouts (validated, applied
- * together or not at all), and the credentials status (never the secret itself).
+ * Settings: the language, the kill switch and dry-run (applied at once), the paces and timeouts
+ * (validated, applied together or not at all), and the credentials status (never the secret itself).
  */
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { ApiError } from '../../shared/api-errors.ts';
+import { Trans, useTranslation } from 'react-i18next';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
-import { InputError } from '../../shared/errors.ts';
 import type { Settings } from '../../shared/settings.ts';
+import { parseDecimal } from '../lib/decimal.ts';
 import { msTo } from '../lib/format.ts';
+import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useDashboard } from '../store/context.tsx';
-import { errorText } from '../store/dashboard-store.ts';
-import { ConnectAccount } from './FirstRun.tsx';
+import { CredentialsCard } from './CredentialsCard.tsx';
 import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from './form.tsx';
+import { LanguageSettings } from './LanguageSettings.tsx';
 import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
 import { TeamServerPanel } from './TeamServer.tsx';
 
@@ -23,76 +24,41 @@ type PaceKey =
   | 'releaseDelayMs'
   | 'holdDeadlineMs';
 
-const PACES: { key: PaceKey; label: string; unit: number; unitLabel: string; hint: string }[] = [
-  {
-    key: 'intervalMs',
-    label: 'Job interval',
-    unit: SECOND,
-    unitLabel: 's',
-    hint: 'every app is looked at this often',
-  },
-  {
-    key: 'fastIntervalMs',
-    label: 'Fast interval',
-    unit: SECOND,
-    unitLabel: 's',
-    hint: 'apps in transit and apps a request asked for',
-  },
-  {
-    key: 'failTimeoutMs',
-    label: 'Fail timeout',
-    unit: MINUTE,
-    unitLabel: 'min',
-    hint: 'a stop or a start not completed by then puts the app in Error',
-  },
-  {
-    key: 'restartAfterMs',
-    label: 'Restart a vanished start after',
-    unit: SECOND,
-    unitLabel: 's',
-    hint: 'the clock of the first start is kept',
-  },
-  {
-    key: 'releaseDelayMs',
-    label: 'Release delay',
-    unit: MINUTE,
-    unitLabel: 'min',
-    hint: 'after a route change made elsewhere',
-  },
-  {
-    key: 'holdDeadlineMs',
-    label: 'Wake-proxy hold deadline',
-    unit: SECOND,
-    unitLabel: 's',
-    hint: 'API clients get 503 after this',
-  },
+const PACES: { key: PaceKey; unit: number; unitLabel: 's' | 'min' }[] = [
+  { key: 'intervalMs', unit: SECOND, unitLabel: 's' },
+  { key: 'fastIntervalMs', unit: SECOND, unitLabel: 's' },
+  { key: 'failTimeoutMs', unit: MINUTE, unitLabel: 'min' },
+  { key: 'restartAfterMs', unit: SECOND, unitLabel: 's' },
+  { key: 'releaseDelayMs', unit: MINUTE, unitLabel: 'min' },
+  { key: 'holdDeadlineMs', unit: SECOND, unitLabel: 's' },
 ];
 
 export function SettingsView() {
+  const { t } = useTranslation('settings');
   const settings = useDashboard((s) => s.settings);
   const status = useDashboard((s) => s.status);
   if (!settings) return null;
   return (
     <section className="settings-view" aria-labelledby="settings-title">
       <div className="view-head">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t('title')}</h1>
       </div>
+      <LanguageSettings />
       <TeamServerPanel />
       <Switches settings={settings} />
       <Paces settings={settings} />
       <WakeProxySettings settings={settings} />
       <HistorySavingsSettings settings={settings} />
       <TeamAlerts settings={settings} />
-      <section className="card" aria-labelledby="credentials-title">
-        <h2 id="credentials-title">Clever Cloud account</h2>
-        <Credentials />
-      </section>
+      <CredentialsCard />
       <section className="card" aria-labelledby="about-title">
-        <h2 id="about-title">About</h2>
+        <h2 id="about-title">{t('about.title')}</h2>
         <p>
           Clever Reaper {status?.version}
           {status?.mode === 'demo' &&
-            ` · demo, scenario ${status.scenario}${status.timeScale !== 1 ? `, time runs ${status.timeScale}× faster` : ''}`}
+            (status.timeScale !== 1
+              ? t('about.demoScaled', { scenario: status.scenario ?? '', scale: status.timeScale })
+              : t('about.demo', { scenario: status.scenario ?? '' }))}
         </p>
       </section>
     </section>
@@ -100,22 +66,21 @@ export function SettingsView() {
 }
 
 function Switches({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('settings');
   const setSwitch = useDashboard((s) => s.setSwitch);
   return (
     <section className="card" aria-labelledby="switches-title">
-      <h2 id="switches-title">Sleeping</h2>
+      <h2 id="switches-title">{t('switches.title')}</h2>
       <Switch big checked={settings.killSwitch} onChange={(on) => void setSwitch('killSwitch', on)}>
         <span>
-          <strong>Kill switch</strong>
-          <span className="hint">No app is put to sleep while it is on. Wakes still happen.</span>
+          <strong>{t('switches.killSwitch')}</strong>
+          <span className="hint">{t('switches.killSwitchHint')}</span>
         </span>
       </Switch>
       <Switch big checked={settings.dryRun} onChange={(on) => void setSwitch('dryRun', on)}>
         <span>
-          <strong>Dry-run</strong>
-          <span className="hint">
-            Each sleep the reaper would do is recorded in the history, and nothing is stopped.
-          </span>
+          <strong>{t('switches.dryRun')}</strong>
+          <span className="hint">{t('switches.dryRunHint')}</span>
         </span>
       </Switch>
     </section>
@@ -123,6 +88,7 @@ function Switches({ settings }: { settings: Settings }) {
 }
 
 function Paces({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
   const id = useId();
   const initial = () =>
@@ -131,6 +97,11 @@ function Paces({ settings }: { settings: Settings }) {
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
+  const saved0 = initial();
+  useUnsavedChanges(
+    PACES.some((p) => values[p.key] !== saved0[p.key]),
+    t('unsaved', { form: t('paces.title') }),
+  );
 
   // Changed elsewhere (another window, the admin API): show the new values unless being edited.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the settings change
@@ -144,8 +115,9 @@ function Paces({ settings }: { settings: Settings }) {
     const patch: Partial<Record<PaceKey, number>> = {};
     const local: Record<string, string> = {};
     for (const p of PACES) {
-      const n = Number(values[p.key]);
-      if (values[p.key].trim() === '' || !Number.isFinite(n)) local[p.key] = 'a number';
+      const n = parseDecimal(values[p.key]);
+      if (!Number.isFinite(n))
+        local[p.key] = t('paces.notNumber', { field: t(`paces.${p.key}`), unit: t(`units.${p.unitLabel}`) });
       else patch[p.key] = Math.round(n * p.unit);
     }
     if (Object.keys(local).length) {
@@ -166,29 +138,30 @@ function Paces({ settings }: { settings: Settings }) {
 
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-      <h2 id={`${id}-title`}>Paces and timeouts</h2>
+      <h2 id={`${id}-title`}>{t('paces.title')}</h2>
       <FormProblem problem={problems.form} />
       <div className="grid">
         {PACES.map((p) => (
           <NumberField
             key={p.key}
             id={`${id}-${p.key}`}
-            label={p.label}
+            label={t(`paces.${p.key}`)}
             value={values[p.key]}
             onChange={(value) => setValues({ ...values, [p.key]: value })}
-            unit={p.unitLabel}
-            hint={p.hint}
+            unit={t(`units.${p.unitLabel}`)}
+            hint={t(`paces.${p.key}Hint`)}
             problem={problems[p.key]}
           />
         ))}
       </div>
-      <SaveRow label="Save the paces" saving={saving} saved={saved} />
+      <SaveRow label={t('paces.save')} saving={saving} saved={saved} />
     </form>
   );
 }
 
 /** Where the wake proxy listens; it runs while a route has host names. */
 function WakeProxySettings({ settings }: { settings: Settings }) {
+  const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
   const url = useDashboard((s) => s.status?.wakeProxy.url ?? null);
   const hasHosts = useDashboard((s) => s.routes.some((r) => r.enabled && r.hosts.length > 0));
@@ -197,6 +170,10 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
   const [address, setAddress] = useState(settings.wakeProxyAddress);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  useUnsavedChanges(
+    port !== String(settings.wakeProxyPort) || address !== settings.wakeProxyAddress,
+    t('unsaved', { form: t('proxy.title') }),
+  );
   useEffect(() => {
     setPort(String(settings.wakeProxyPort));
     setAddress(settings.wakeProxyAddress);
@@ -205,9 +182,9 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const n = Number(port);
+    const n = Number(port.trim());
     if (port.trim() === '' || !Number.isInteger(n)) {
-      setProblems({ wakeProxyPort: 'a whole number' });
+      setProblems({ wakeProxyPort: t('proxy.portNotWhole') });
       return;
     }
     try {
@@ -215,105 +192,44 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
       setProblems({});
       setSaved(true);
     } catch (error) {
-      const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
-      setProblems(
-        list.length
-          ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
-          : { form: errorText(error) },
-      );
+      setProblems(problemsByField(error));
     }
   };
 
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-      <h2 id={`${id}-title`}>Wake proxy</h2>
+      <h2 id={`${id}-title`}>{t('proxy.title')}</h2>
       <p>
         {url ? (
-          <>
-            Listening on <code>{url}</code>: point the host names of your routes at it.
-          </>
+          <Trans t={t} i18nKey="proxy.listening" values={{ url }} components={[<code key="url" />]} />
         ) : hasHosts ? (
-          'Not listening (see the problem above).'
+          t('proxy.notListening')
         ) : (
-          'Off: it starts when a route has host names.'
+          t('proxy.off')
         )}
       </p>
       <FormProblem problem={problems.form} />
       <div className="grid">
         <NumberField
           id={`${id}-port`}
-          label="Port"
+          label={t('proxy.port')}
           inputMode="numeric"
           value={port}
           onChange={setPort}
-          hint="0 picks a free port"
+          hint={t('proxy.portHint')}
           problem={problems.wakeProxyPort}
         />
         <NumberField
           id={`${id}-address`}
-          label="Address"
+          label={t('proxy.address')}
           inputMode="text"
           value={address}
           onChange={setAddress}
-          hint="127.0.0.1: this machine only"
+          hint={t('proxy.addressHint')}
           problem={problems.wakeProxyAddress}
         />
       </div>
-      <SaveRow label="Save the wake proxy" saved={saved} />
+      <SaveRow label={t('proxy.save')} saved={saved} />
     </form>
   );
 }
-
-function Credentials() {
-  const status = useDashboard((s) => s.status);
-  const startDemo = useDashboard((s) => s.startDemo);
-  const toast = useDashboard((s) => s.toast);
-  if (!status) return null;
-  const c = status.credentials;
-  return (
-    <>
-      <dl className="facts">
-        <dt>Mode</dt>
-        <dd>
-          {status.mode === 'demo'
-            ? 'Demo: the embedded simulator stands in for Clever Cloud'
-            : status.mode === 'account'
-              ? 'Your Clever Cloud account'
-              : 'No account connected'}
-        </dd>
-        <dt>Credentials</dt>
-        <dd>
-          {c.state === 'connected'
-            ? `connected${c.account ? ` as ${c.account}` : ''}${c.source ? `, from ${SOURCE_NAMES[c.source]}` : ''}`
-            : c.state === 'invalid'
-              ? 'refused by Clever Cloud'
-              : 'none'}
-        </dd>
-        {c.storage && (
-          <>
-            <dt>Kept in</dt>
-            <dd>{c.storage}</dd>
-          </>
-        )}
-        {c.problem && (
-          <>
-            <dt>Note</dt>
-            <dd className="warn">{c.problem}</dd>
-          </>
-        )}
-      </dl>
-      {c.canConnect && <ConnectAccount />}
-      {status.mode !== 'demo' && (
-        <button type="button" onClick={() => startDemo().catch((e: unknown) => toast('error', errorText(e)))}>
-          Switch to the demo
-        </button>
-      )}
-    </>
-  );
-}
-
-const SOURCE_NAMES = {
-  environment: 'CLEVER_TOKEN / CLEVER_SECRET',
-  'clever-tools': 'the clever-tools login',
-  pasted: 'a pasted token',
-} as const;

@@ -5,10 +5,14 @@
  * going back to local is one click.
  */
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { problemsOf } from '../../shared/api-errors.ts';
 import { type ConsoleState, checkServerUrl } from '../../shared/team-console.ts';
 import { errorText } from '../lib/errors.ts';
 import { useApi } from '../store/context.tsx';
+
+/** An address to show the form of one (the same in every language). */
+const EXAMPLE_URL = 'https://reaper.example.com';
 
 /** The desktop's mode as the main process says it (null outside the desktop, or until known). */
 export function useConsoleState(): ConsoleState | null {
@@ -32,19 +36,20 @@ export function useConsoleState(): ConsoleState | null {
 
 /** The header's "where": Local, Team server · host, or (the headless server's dashboard) Server · host. */
 export function ModeLabel() {
+  const { t } = useTranslation('shell');
   const api = useApi();
   const state = useConsoleState();
   let text: string | null = null;
   let title = '';
   if (state?.mode === 'local') {
-    text = 'Local';
-    title = "This computer's engine";
+    text = t('where.local');
+    title = t('where.localTitle');
   } else if (state?.mode === 'team') {
-    text = `Team server · ${state.host}`;
-    title = `The apps, the tray and the notifications come from ${state.url}`;
+    text = t('where.team', { host: state.host });
+    title = t('where.teamTitle', { url: state.url });
   } else if (api.serverHost) {
-    text = `Server · ${api.serverHost}`;
-    title = `The reaper at ${api.serverHost}`;
+    text = t('where.server', { host: api.serverHost });
+    title = t('where.serverTitle', { host: api.serverHost });
   }
   if (!text) return null;
   return (
@@ -56,31 +61,37 @@ export function ModeLabel() {
 
 /** The "Team server" card: connect (address and admin token), or back to this computer. */
 export function TeamServerPanel() {
+  const { t } = useTranslation('settings');
   const control = useApi().console;
   const state = useConsoleState();
   if (!control || !state) return null;
   return (
     <section className="card" aria-labelledby="team-server-title">
-      <h2 id="team-server-title">Team server</h2>
+      <h2 id="team-server-title">{t('team.title')}</h2>
       {state.mode === 'team' ? <Following state={state} /> : <ConnectTeamServer />}
     </section>
   );
 }
 
 function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }) {
+  const { t } = useTranslation('settings');
   const control = useApi().console!;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <div>
       <p>
-        This app is a console of <strong>{state.host}</strong> ({state.url}): its engine is off, and the apps,
-        the tray and the notifications come from the team server.{' '}
+        <Trans
+          t={t}
+          i18nKey="team.following"
+          values={{ host: state.host, url: state.url }}
+          components={[<strong key="host" />]}
+        />{' '}
         {state.connection === 'live'
-          ? 'Connected.'
+          ? t('team.live')
           : state.connection === 'unauthorized'
-            ? 'The server refused the admin token: connect again with a valid one.'
-            : 'Disconnected: reconnecting…'}
+            ? t('team.refused')
+            : t('team.reconnecting')}
       </p>
       <button
         type="button"
@@ -97,7 +108,7 @@ function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }
           );
         }}
       >
-        {busy ? 'Starting the local engine…' : "Use this computer's engine"}
+        {busy ? t('team.startingLocal') : t('team.useLocal')}
       </button>
       {error && (
         <p className="field-error" role="alert">
@@ -109,6 +120,7 @@ function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }
 }
 
 export function ConnectTeamServer() {
+  const { t } = useTranslation('settings');
   const control = useApi().console!;
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
@@ -123,7 +135,7 @@ export function ConnectTeamServer() {
     const checked = checkServerUrl(url);
     const problems = {
       ...('problem' in checked ? { url: checked.problem } : {}),
-      ...(token.trim() ? {} : { token: "Enter the team server's admin token" }),
+      ...(token.trim() ? {} : { token: t('team.tokenMissing') }),
     };
     setLocal(problems);
     setError(null);
@@ -143,29 +155,21 @@ export function ConnectTeamServer() {
   const other = error && urlProblems.length + tokenProblems.length === 0 ? errorText(error) : null;
   return (
     <div>
-      <p className="muted">
-        Follow a headless reaper your team runs (a Clever Cloud app, a container): this computer's engine is
-        turned off while connected.
-      </p>
-      <form
-        onSubmit={(e) => void submit(e)}
-        className="grid"
-        noValidate
-        aria-label="Connect to a team server"
-      >
-        <label htmlFor={`${id}-url`}>Address</label>
+      <p className="muted">{t('team.intro')}</p>
+      <form onSubmit={(e) => void submit(e)} className="grid" noValidate aria-label={t('team.formLabel')}>
+        <label htmlFor={`${id}-url`}>{t('team.address')}</label>
         <div>
           <input
             id={`${id}-url`}
             type="url"
-            placeholder="https://reaper.example.com"
+            placeholder={EXAMPLE_URL}
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             aria-invalid={urlProblems.length ? true : undefined}
           />
           {urlProblems.length > 0 && <span className="field-error">{urlProblems.join('; ')}</span>}
         </div>
-        <label htmlFor={`${id}-token`}>Admin token</label>
+        <label htmlFor={`${id}-token`}>{t('team.token')}</label>
         <div>
           <input
             id={`${id}-token`}
@@ -176,12 +180,12 @@ export function ConnectTeamServer() {
             aria-invalid={tokenProblems.length ? true : undefined}
           />
           {tokenProblems.length > 0 && <span className="field-error">{tokenProblems.join('; ')}</span>}
-          <span className="hint">Kept with the OS keychain; checked against the server first.</span>
+          <span className="hint">{t('team.tokenHint')}</span>
         </div>
         <div />
         <div>
           <button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Connect to the team server'}
+            {busy ? t('team.checking') : t('team.connect')}
           </button>
           {other && (
             <p className="field-error" role="alert">

@@ -1,8 +1,10 @@
 /** The headless dashboard opened without its token: paste it (the server printed it). */
 import { type FormEvent, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Logo } from './icons.tsx';
 
 export function TokenScreen({ onToken, refused }: { onToken: (token: string) => void; refused: boolean }) {
+  const { t } = useTranslation('firstRun');
   const [token, setToken] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -15,16 +17,14 @@ export function TokenScreen({ onToken, refused }: { onToken: (token: string) => 
           <Logo size={28} /> Clever Reaper
         </h1>
         <p>
-          Open the dashboard with the URL the server printed at start (it carries the admin token), or paste
-          the token: it is in the <code>admin-token</code> file of the server's data directory, or in{' '}
-          <code>REAPER_ADMIN_TOKEN</code>.
+          <Trans t={t} i18nKey="token.text" components={[<code key="file" />, <code key="env" />]} />
         </p>
         {refused && (
           <p className="field-error" role="alert">
-            The server refused this token.
+            {t('token.refused')}
           </p>
         )}
-        <label htmlFor="token">Admin token</label>
+        <label htmlFor="token">{t('token.label')}</label>
         <input
           id="token"
           type="password"
@@ -34,7 +34,7 @@ export function TokenScreen({ onToken, refused }: { onToken: (token: string) => 
         />
         <div className="form-actions">
           <button type="submit" className="primary">
-            Open the dashboard
+            {t('token.open')}
           </button>
         </div>
       </form>

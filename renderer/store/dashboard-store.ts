@@ -12,8 +12,10 @@ import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
+import { i18n } from '../i18n.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import { confirmLeave } from '../lib/unsaved-changes.ts';
 import {
   type Filters,
   type HistoryParams,
@@ -74,6 +76,8 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   historyParams: HistoryParams;
   /** The Routes view's search. */
   routesSearch: string;
+  /** An account was just connected from the first-run screen: a first day in dry-run is proposed. */
+  firstDay: boolean;
 
   start(): () => void;
   reload(): Promise<void>;
@@ -85,6 +89,7 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   navigate(place: Partial<UrlState>): void;
   setHistoryParams(params: HistoryParams): void;
   setRoutesSearch(search: string): void;
+  proposeFirstDay(on: boolean): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
@@ -152,7 +157,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'info',
-                text: `${apps[e.appId]!.name} was released: no enabled route or rule manages it any more`,
+                text: i18n.t('shell:toasts.released', { name: apps[e.appId]!.name }),
               });
             }
             delete own()[e.appId];
@@ -175,7 +180,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'alert':
             if (seq === 0 || seq > alerted) {
               alerted = Math.max(alerted, seq);
-              toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
+              toasts.push({
+                id: ++toastId,
+                kind: 'alert',
+                text: i18n.t('shell:toasts.alert', { name: e.name, cause: e.cause }),
+              });
             }
             break;
           case 'routes':
@@ -281,6 +290,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       historyEvents: 0,
       historyParams: {},
       routesSearch: '',
+      firstDay: false,
       ...pickInitial(),
 
       start() {
@@ -334,18 +344,20 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           apply(later);
           // A link to an app this reaper does not manage (another reaper's, or released since).
           if (first && selectedAppId && !apps[selectedAppId] && !get().apps[selectedAppId]) {
-            get().toast('info', `No managed app ${selectedAppId} here: the link may be from another reaper`);
+            get().toast('info', i18n.t('shell:toasts.unknownApp', { appId: selectedAppId }));
           }
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
           if (!replay.failed(ticket)) return;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
-          else get().toast('error', `cannot refresh: ${errorText(error)}`);
+          else get().toast('error', i18n.t('shell:toasts.refreshFailed', { error: errorText(error) }));
         }
       },
 
       setView(view) {
+        // A form with unsaved changes asks first (renderer/lib/unsaved-changes.ts).
+        if (view !== get().view && !confirmLeave()) return;
         set({ view, selectedAppId: view === 'apps' ? get().selectedAppId : null });
       },
 
@@ -384,7 +396,12 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         set({ routesSearch });
       },
 
+      proposeFirstDay(firstDay) {
+        set({ firstDay });
+      },
+
       editRoute(route, forApp) {
+        if (route && route !== get().editingRoute && !confirmLeave()) return;
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
 

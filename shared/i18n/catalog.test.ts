@@ -29,6 +29,28 @@ const SAME_IN_BOTH = new Set<string>([
   // tray: the product's name; a count and a state's name, each translated on its own.
   'tray:title.local',
   'tray:tooltip.count',
+  'common:actors.reaper',
+  'common:historyKinds.transition',
+  'common:unitNames.minutes',
+  'common:units.seconds',
+  'common:units.minutes',
+  'common:units.hours',
+  'common:units.pair',
+  'common:time.inZone',
+  // shell, settings, history, savings, firstRun: French uses the same word (or unit, or name).
+  'firstRun:connect.secret',
+  'history:pager.label',
+  'history:pager.page',
+  'savings:perApp.flavor',
+  'savings:price.sources',
+  'savings:units.hours',
+  'savings:units.minutes',
+  'settings:account.mode',
+  'settings:account.source.environment',
+  'settings:proxy.port',
+  'settings:units.min',
+  'shell:nav.routes',
+  'shell:toasts.label',
 ]);
 
 describe('catalogues', () => {

@@ -4,11 +4,21 @@
  * and list it here.
  */
 import { common as enCommon } from './en/common.ts';
+import { firstRun as enFirstRun } from './en/firstRun.ts';
+import { history as enHistory } from './en/history.ts';
 import { notifications as enNotifications } from './en/notifications.ts';
+import { savings as enSavings } from './en/savings.ts';
+import { settings as enSettings } from './en/settings.ts';
+import { shell as enShell } from './en/shell.ts';
 import { tray as enTray } from './en/tray.ts';
 import { waking as enWaking } from './en/waking.ts';
 import { common as frCommon } from './fr/common.ts';
+import { firstRun as frFirstRun } from './fr/firstRun.ts';
+import { history as frHistory } from './fr/history.ts';
 import { notifications as frNotifications } from './fr/notifications.ts';
+import { savings as frSavings } from './fr/savings.ts';
+import { settings as frSettings } from './fr/settings.ts';
+import { shell as frShell } from './fr/shell.ts';
 import { tray as frTray } from './fr/tray.ts';
 import { waking as frWaking } from './fr/waking.ts';
 import type { Language } from './languages.ts';
@@ -19,6 +29,11 @@ export const en = {
   notifications: enNotifications,
   tray: enTray,
   waking: enWaking,
+  firstRun: enFirstRun,
+  history: enHistory,
+  savings: enSavings,
+  settings: enSettings,
+  shell: enShell,
 } as const;
 
 export type Namespace = keyof typeof en;
@@ -29,6 +44,11 @@ const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   notifications: frNotifications,
   tray: frTray,
   waking: frWaking,
+  firstRun: frFirstRun,
+  history: frHistory,
+  savings: frSavings,
+  settings: frSettings,
+  shell: frShell,
 };
 
 export const CATALOG: Record<Language, { readonly [N in Namespace]: Messages<(typeof en)[N]> }> = { en, fr };

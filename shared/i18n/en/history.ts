@@ -1,0 +1,60 @@
+/** The History view: every transition and action, filtered, paged, downloaded. */
+export const history = {
+  title: 'History',
+  intro:
+    'Every transition and action of every app, released ones included: when, why and who acted. Kept {{days}} days (see Settings).',
+  exporting: 'Exporting…',
+  downloadCsv: 'Download CSV',
+  downloadJson: 'Download JSON',
+  downloadHint: 'The download holds exactly the entries these filters show.',
+  exportFailed: 'the export failed: {{error}}',
+  filters: {
+    label: 'Filters',
+    app: 'App',
+    allApps: 'All apps',
+    state: 'State',
+    cause: 'Error cause',
+    actor: 'Who acted',
+    kind: 'Kind',
+    from: 'From',
+    to: 'To',
+    any: 'Any',
+    anyone: 'Anyone',
+    clear: 'Clear the filters',
+    fromAfterTo:
+      'From ({{from}}) is after To ({{to}}): choose an earlier From or a later To. The filters are not applied until then.',
+  },
+  cause: {
+    stopTimeout: 'did not stop in time',
+    startTimeout: 'did not start in time',
+    startFailed: 'failed to start',
+    unsafeLastDeployment: 'unsafe last deployment',
+    neverDeployed: 'never deployed',
+    unexpectedState: 'unexpected Clever Cloud state',
+  },
+  fresh_one: '{{count}} new entry since this page was loaded.',
+  fresh_other: '{{count}} new entries since this page was loaded.',
+  showThem: 'Show them',
+  table: {
+    caption: 'History, newest first',
+    time: 'Time',
+    app: 'App',
+    what: 'What',
+    who: 'Who',
+    why: 'Why',
+    onlyThisApp: 'Show this app only',
+    released: ' (released)',
+    releasedTo: 'released',
+  },
+  empty: {
+    nothingYet:
+      'Nothing has happened yet. Each transition and action of an app is recorded here from the moment a route or a rule puts it under the reaper.',
+    noMatch: 'No entry matches these filters.',
+  },
+  pager: {
+    label: 'Pages',
+    newer: '← Newer',
+    older: 'Older →',
+    page: 'Page {{page}}',
+  },
+} as const;
