@@ -14,6 +14,7 @@ import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
+import { confirmLeave } from '../lib/unsaved-changes.ts';
 import {
   type Filters,
   type HistoryParams,
@@ -346,6 +347,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       setView(view) {
+        // A form with unsaved changes asks first (renderer/lib/unsaved-changes.ts).
+        if (view !== get().view && !confirmLeave()) return;
         set({ view, selectedAppId: view === 'apps' ? get().selectedAppId : null });
       },
 
@@ -385,6 +388,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       editRoute(route, forApp) {
+        if (route && route !== get().editingRoute && !confirmLeave()) return;
         set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
       },
 
