@@ -4,12 +4,15 @@
  * and list it here.
  */
 import { common as enCommon } from './en/common.ts';
+import { validation as enValidation } from './en/validation.ts';
 import { common as frCommon } from './fr/common.ts';
+import { validation as frValidation } from './fr/validation.ts';
 import type { Language } from './languages.ts';
 import type { Messages } from './messages.ts';
 
 export const en = {
   common: enCommon,
+  validation: enValidation,
 } as const;
 
 export type Namespace = keyof typeof en;
@@ -17,6 +20,7 @@ export type Namespace = keyof typeof en;
 /** French is checked against English's shape key by key (`Messages`), and here namespace by namespace. */
 const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   common: frCommon,
+  validation: frValidation,
 };
 
 export const CATALOG: Record<Language, { readonly [N in Namespace]: Messages<(typeof en)[N]> }> = { en, fr };

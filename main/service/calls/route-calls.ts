@@ -74,9 +74,7 @@ async function checkApp(s: Session, ownerId: string, appId: string): Promise<voi
     }
   }
   if (!app) {
-    throw new InputError([
-      { field: 'appId', message: `Clever Cloud knows no app ${appId} owned by ${ownerId}` },
-    ]);
+    throw InputError.of('appId', 'unknownApp', { value: appId, owner: ownerId });
   }
   if (isTaskApp(app)) throw new InputError([{ field: 'appId', message: TASK_APP_REFUSAL(app.name) }]);
 }
