@@ -48,15 +48,6 @@ const PENDING = new Set<string>([
   'components/FirstRun.tsx',
   'components/HistoryView.tsx',
   'components/OperationsSettings.tsx',
-  'components/RouteEditor.tsx',
-  'components/RouteRanges.tsx',
-  'components/RouteTarget.tsx',
-  'components/RouteTemplateFields.tsx',
-  'components/RoutesTable.tsx',
-  'components/RoutesView.tsx',
-  'components/RuleEditor.tsx',
-  'components/RulePreviewList.tsx',
-  'components/RulesSection.tsx',
   'components/SavingsView.tsx',
   'components/SettingsView.tsx',
   'components/Shell.tsx',
@@ -64,7 +55,6 @@ const PENDING = new Set<string>([
   'components/Timeline.tsx',
   'components/TokenScreen.tsx',
   'components/WakeSources.tsx',
-  'components/form.tsx',
 ]);
 
 const WORD = /\p{L}{2,}/u;

@@ -167,6 +167,8 @@ function fromIssue(issue: Issue): { code: ProblemCode; params: ProblemParams } {
   const extra = ((issue as { params?: ProblemParams }).params ?? {}) as ProblemParams;
   // A check on a whole object or list (a superRefine) says what it is about in its params.
   const quotable = typeof input !== 'object' || input === null;
+  // An id left empty (the app not chosen yet) is missing, not malformed.
+  if (input === '' && (custom === null || ID_CODES.has(custom))) return { code: 'required', params: {} };
   if (custom) return { code: custom, params: { ...(quotable ? { value } : {}), ...extra } };
   switch (issue.code) {
     case 'invalid_type': {
@@ -225,6 +227,8 @@ function fromIssue(issue: Issue): { code: ProblemCode; params: ProblemParams } {
       return { code: 'invalid', params: { value } };
   }
 }
+
+const ID_CODES = new Set<ProblemCode>(['appId', 'ownerId', 'routeId', 'ruleId']);
 
 /** On a duration, too small is too short. */
 const DURATION_CODES: Partial<Record<ProblemCode, ProblemCode>> = { tooSmall: 'tooShort', tooBig: 'tooLong' };

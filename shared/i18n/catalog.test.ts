@@ -26,6 +26,19 @@ const placeholders = (text: string) =>
 
 /** Messages that read the same in both languages (names, units, symbols), by full key. */
 const SAME_IN_BOTH = new Set<string>([
+  'routes:editor.appOption',
+  'routes:editor.appPlaceholder',
+  'routes:editor.hostsExample',
+  'routes:ranges.daysExample',
+  'routes:ruleEditor.hostsExample',
+  'routes:ruleEditor.patternPlaceholder',
+  'routes:rules.actions',
+  'routes:table.actions',
+  'routes:template.minutes',
+  'routes:template.pathsExample',
+  'routes:view.count_one',
+  'routes:view.count_other',
+  'routes:view.title',
   'validation:fields.action',
   'validation:fields.cursor',
   'validation:fields.format',

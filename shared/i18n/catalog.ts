@@ -4,14 +4,17 @@
  * and list it here.
  */
 import { common as enCommon } from './en/common.ts';
+import { routes as enRoutes } from './en/routes.ts';
 import { validation as enValidation } from './en/validation.ts';
 import { common as frCommon } from './fr/common.ts';
+import { routes as frRoutes } from './fr/routes.ts';
 import { validation as frValidation } from './fr/validation.ts';
 import type { Language } from './languages.ts';
 import type { Messages } from './messages.ts';
 
 export const en = {
   common: enCommon,
+  routes: enRoutes,
   validation: enValidation,
 } as const;
 
@@ -20,6 +23,7 @@ export type Namespace = keyof typeof en;
 /** French is checked against English's shape key by key (`Messages`), and here namespace by namespace. */
 const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   common: frCommon,
+  routes: frRoutes,
   validation: frValidation,
 };
 

@@ -71,7 +71,7 @@ export const validation = {
     cursor: 'Page',
   },
   problems: {
-    required: '{{field}}: enter a value.',
+    required: '{{field}}: this is required.',
     emptyNumber: '{{field}}: enter a number.',
     notNumber: '{{field}}: “{{value}}” is not a number.',
     notWhole: '{{field}}: {{value}} is not a whole number.',
@@ -139,6 +139,11 @@ export const validation = {
     tokenMissing: '{{field}}: paste a token.',
     cursor: '{{field}}: “{{value}}” is not a page given by the previous one.',
     text: '{{field}}: {{text}}',
+  },
+  /** The save row of a form. */
+  form: {
+    saving: 'Saving…',
+    saved: 'Saved.',
   },
   /** Said above a form whose fields have problems. */
   someFields: 'Some fields need a change: see below.',

@@ -68,7 +68,7 @@ export const validation: Messages<typeof en> = {
     cursor: 'Page',
   },
   problems: {
-    required: '{{field}} : saisissez une valeur.',
+    required: '{{field}} : ce champ est obligatoire.',
     emptyNumber: '{{field}} : saisissez un nombre.',
     notNumber: '{{field}} : « {{value}} » n’est pas un nombre.',
     notWhole: '{{field}} : {{value}} n’est pas un nombre entier.',
@@ -136,6 +136,10 @@ export const validation: Messages<typeof en> = {
     tokenMissing: '{{field}} : collez un jeton.',
     cursor: '{{field}} : « {{value}} » n’est pas une page donnée par la précédente.',
     text: '{{field}} : {{text}}',
+  },
+  form: {
+    saving: 'Enregistrement…',
+    saved: 'Enregistré.',
   },
   someFields: 'Certains champs sont à corriger : voir ci-dessous.',
 };
