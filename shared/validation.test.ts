@@ -291,3 +291,17 @@ describe('every message of bad input is written for people, in English and Frenc
     expect(parseDecimal('abc')).toBeNull();
   });
 });
+
+describe('what a message quotes', () => {
+  it('never quotes a token, a secret or a URL’s user, password or path back', () => {
+    const token = inputProblems(CALL_SCHEMAS.connect, { source: 'pasted', token: 's3cret'.repeat(400) });
+    expect(JSON.stringify(token)).not.toMatch(/s3cret/);
+    expect(token[0]?.message).toBe('Token: “•••” is too long; at most 2,000 characters.');
+    const url = inputProblems(CALL_SCHEMAS.testWebhook, {
+      url: 'https://user:pw@hooks.example.com/services/T0/B0/key',
+      format: 'json',
+    });
+    expect(JSON.stringify(url)).not.toMatch(/pw|key|services/);
+    expect(url[0]?.message).toBe('URL: remove the user name and password from the URL.');
+  });
+});

@@ -230,6 +230,21 @@ function fromIssue(issue: Issue): { code: ProblemCode; params: ProblemParams } {
 
 const ID_CODES = new Set<ProblemCode>(['appId', 'ownerId', 'routeId', 'ruleId']);
 
+/** Fields whose entry is never quoted back (it would land in the API's answer, maybe in a log). */
+const SECRET_FIELDS = new Set(['token', 'secret']);
+
+/** An entry as a message may quote it: a secret hidden, a URL cut to its origin (a path may hold a key). */
+function unsecret(field: string, value: string): string {
+  if (SECRET_FIELDS.has(field)) return '•••';
+  if (field !== 'url') return value;
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}${url.pathname === '/' && !url.search ? '' : '/…'}`;
+  } catch {
+    return value;
+  }
+}
+
 /** On a duration, too small is too short. */
 const DURATION_CODES: Partial<Record<ProblemCode, ProblemCode>> = { tooSmall: 'tooShort', tooBig: 'tooLong' };
 
@@ -254,6 +269,8 @@ export function problemsFromZod(error: z.ZodError, i18n: I18n, prefix = ''): Fie
       const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
       const found = fromIssue(issue);
       const last = issue.path.filter((p) => typeof p === 'string').at(-1);
+      if (typeof found.params.value === 'string')
+        found.params.value = unsecret(String(last), found.params.value);
       const duration = typeof last === 'string' && DURATION_FIELDS[last] !== undefined;
       const code = duration ? (DURATION_CODES[found.code] ?? found.code) : found.code;
       const params = found.params;
