@@ -3,6 +3,7 @@
  * inside; a bad range is said once, on the range as labelled; Escape asks about unsaved changes and
  * closes; focus comes back to the row's Edit button. In English and in French (a French browser).
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
@@ -35,6 +36,9 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
     dialog.getByText(/^Range \d+ start: “25:00” is not a time from 00:00 to 23:59\.$/),
   ).toHaveCount(1);
   await expect(dialog).not.toContainText(/ranges\.\d|Invalid input|expected \w+/);
+  // The dialog, its problems shown, has no accessibility violation.
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 
   // Unsaved changes: Escape asks; refused, the dialog stays; accepted, it closes.
   const questions: string[] = [];
