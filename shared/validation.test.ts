@@ -305,3 +305,31 @@ describe('what a message quotes', () => {
     expect(url[0]?.message).toBe('URL: remove the user name and password from the URL.');
   });
 });
+
+describe('the field names of the messages', () => {
+  it('are the labels of the route and rule editors, in both languages', () => {
+    const same: [string, string, Record<string, number>?][] = [
+      ['fields.appId', 'routes:editor.app'],
+      ['fields.ownerId', 'routes:editor.owner'],
+      ['fields.label', 'routes:editor.label'],
+      ['fields.gracePeriodMs', 'routes:template.grace'],
+      ['fields.ranges', 'routes:ranges.title'],
+      ['fields.rangeDays', 'routes:ranges.days', { n: 2 }],
+      ['fields.rangeStart', 'routes:ranges.start', { n: 2 }],
+      ['fields.rangeEnd', 'routes:ranges.end', { n: 2 }],
+      ['fields.rangeTimeZone', 'routes:ranges.zone', { n: 2 }],
+      ['fields.hosts', 'routes:template.hosts'],
+      ['fields.group', 'routes:template.group'],
+      ['fields.pathPrefixes', 'routes:template.paths'],
+      ['fields.sources', 'routes:template.sources'],
+      ['fields.pattern', 'routes:ruleEditor.pattern'],
+      ['fields.position', 'routes:ruleEditor.position'],
+    ];
+    for (const i18n of Object.values(LANGS)) {
+      const t = i18n.t as unknown as (key: string, options?: object) => string;
+      for (const [field, label, options] of same) {
+        expect(t(`validation:${field}`, options), `${i18n.language} ${field}`).toBe(t(label, options));
+      }
+    }
+  });
+});
