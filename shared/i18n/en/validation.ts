@@ -135,6 +135,8 @@ export const validation = {
     untilTooFar: '{{field}}: at most 30 days from now.',
     unknownApp: '{{field}}: Clever Cloud knows no app {{value}} owned by {{owner}}.',
     notManaged: '{{field}}: the reaper manages no app {{value}}.',
+    taskApp:
+      '{{field}}: {{value}} is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it.',
     hostTaken: '{{field}}: {{value}} already routes to another app ({{other}}).',
     tokenMissing: '{{field}}: paste a token.',
     cursor: '{{field}}: “{{value}}” is not a page given by the previous one.',

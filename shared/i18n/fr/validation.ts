@@ -132,6 +132,8 @@ export const validation: Messages<typeof en> = {
     untilTooFar: '{{field}} : 30 jours au plus à partir de maintenant.',
     unknownApp: '{{field}} : Clever Cloud ne connaît aucune application {{value}} appartenant à {{owner}}.',
     notManaged: '{{field}} : le reaper ne gère aucune application {{value}}.',
+    taskApp:
+      '{{field}} : {{value}} est une application de type tâche (durée de vie TASK) : elle démarre et s’arrête d’elle-même, le reaper ne la gère pas.',
     hostTaken: '{{field}} : {{value}} mène déjà à une autre application ({{other}}).',
     tokenMissing: '{{field}} : collez un jeton.',
     cursor: '{{field}} : « {{value}} » n’est pas une page donnée par la précédente.',
