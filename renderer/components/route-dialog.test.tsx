@@ -225,3 +225,19 @@ describe('the rule editor dialog', () => {
     expect(document.activeElement).toBe(open);
   });
 });
+
+describe('Back with unsaved changes', () => {
+  it('asks, and puts the address back when refused', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const api = fakeApi({ apps: [shop] });
+    const { user } = await openRoutes(api);
+    await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
+    expect(window.location.hash).toBe('#/routes/route_shop-staging');
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Label'), 'x');
+    window.history.replaceState(null, '', '#/routes');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(confirm).toHaveBeenCalledWith('Leave this route without saving your changes?');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(window.location.hash).toBe('#/routes/route_shop-staging');
+  });
+});
