@@ -303,6 +303,14 @@ describe('what a message quotes', () => {
     });
     expect(JSON.stringify(url)).not.toMatch(/pw|key|services/);
     expect(url[0]?.message).toBe('URL: remove the user name and password from the URL.');
+    const hook = 'https://hooks.slack.com/services/T0/B0/key';
+    const twice = inputProblems(CALL_SCHEMAS.updateSettings, {
+      webhooks: [
+        { url: hook, format: 'slack', events: ['error'] },
+        { url: hook, format: 'slack', events: ['error'] },
+      ],
+    });
+    expect(twice.map((p) => p.message)).toEqual(['Webhooks: “https://hooks.slack.com/…” is listed twice.']);
   });
 });
 

@@ -233,10 +233,10 @@ const ID_CODES = new Set<ProblemCode>(['appId', 'ownerId', 'routeId', 'ruleId'])
 /** Fields whose entry is never quoted back (it would land in the API's answer, maybe in a log). */
 const SECRET_FIELDS = new Set(['token', 'secret']);
 
-/** An entry as a message may quote it: a secret hidden, a URL cut to its origin (a path may hold a key). */
+/** An entry as a message may quote it: a secret hidden, any URL cut to its origin (a path may hold a key). */
 function unsecret(field: string, value: string): string {
   if (SECRET_FIELDS.has(field)) return '•••';
-  if (field !== 'url') return value;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
   try {
     const url = new URL(value);
     return `${url.protocol}//${url.host}${url.pathname === '/' && !url.search ? '' : '/…'}`;

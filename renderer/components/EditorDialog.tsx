@@ -41,7 +41,12 @@ export function EditorDialog(props: {
       }
       node = node.parentElement;
     }
-    const first = dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(dialog)[0] ?? dialog;
+    // The first field (not the Close button of the heading), else the first control, else the dialog.
+    const first =
+      dialog?.querySelector<HTMLElement>('[data-autofocus]') ??
+      focusables(dialog?.querySelector('.grid') ?? null)[0] ??
+      focusables(dialog)[0] ??
+      dialog;
     first?.focus();
     return () => {
       for (const el of inerted) el.removeAttribute('inert');
