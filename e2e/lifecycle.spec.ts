@@ -160,7 +160,7 @@ test('a route created from the dashboard puts a picked app under the reaper', as
   await form.getByLabel('App', { exact: true }).selectOption({ label: 'internal-wiki · SHOULD_BE_UP' });
   await form.getByLabel('Grace period', { exact: true }).fill('0');
   await form.getByRole('button', { name: 'Create the route' }).click();
-  await expect(form.getByText('the grace period is at least 1 minute')).toBeVisible();
+  await expect(form.getByText('Grace period: 0 hours is too short; the least is 1 minute.')).toBeVisible();
   await form.getByLabel('Grace period', { exact: true }).fill('2');
   await form.getByRole('button', { name: 'Create the route' }).click();
   await expect(form).toHaveCount(0);

@@ -45,18 +45,8 @@ const PENDING = new Set<string>([
   'components/ConsoleLink.tsx',
   'components/ErrorCauses.tsx',
   'components/ErrorExplanation.tsx',
-  'components/RouteEditor.tsx',
-  'components/RouteRanges.tsx',
-  'components/RouteTarget.tsx',
-  'components/RouteTemplateFields.tsx',
-  'components/RoutesTable.tsx',
-  'components/RoutesView.tsx',
-  'components/RuleEditor.tsx',
-  'components/RulePreviewList.tsx',
-  'components/RulesSection.tsx',
   'components/Timeline.tsx',
   'components/WakeSources.tsx',
-  'components/form.tsx',
 ]);
 
 const WORD = /\p{L}{2,}/u;

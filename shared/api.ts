@@ -32,6 +32,7 @@ import {
 import type { SavingsReport } from './savings.ts';
 import { isValidTimeZone, type MustBeUpRange, type ScheduleTransition } from './schedule.ts';
 import { type Settings, settingsUpdateSchema } from './settings.ts';
+import { says } from './validation.ts';
 import type { WakeSources } from './wake-sources.ts';
 import { WEBHOOK_EVENTS, type WebhookStatus, type WebhookTestResult, webhookSchema } from './webhooks.ts';
 
@@ -54,18 +55,16 @@ export const FORBIDDEN_BODY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'c
 export function parseJsonBody(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => {
     if (FORBIDDEN_BODY_KEYS.has(key)) {
-      throw new InputError([
-        { field: '', message: `a request body may not hold the key '${key}' (at any depth)` },
-      ]);
+      throw InputError.of('', 'forbiddenKey', { key });
     }
     return value;
   });
 }
 
-const appId = z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...');
-const ownerId = z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...');
-const routeId = z.string().regex(/^route_[A-Za-z0-9-]{1,100}$/, 'a route id looks like route_...');
-const ruleId = z.string().regex(RULE_ID_PATTERN, 'a rule id looks like rule_...');
+const appId = z.string().regex(APP_ID_PATTERN, says('appId'));
+const ownerId = z.string().regex(OWNER_ID_PATTERN, says('ownerId'));
+const routeId = z.string().regex(/^route_[A-Za-z0-9-]{1,100}$/, says('routeId'));
+const ruleId = z.string().regex(RULE_ID_PATTERN, says('ruleId'));
 
 /** true/false, also written as text in a query string (?wait=true). */
 const flag = z.union([
@@ -74,8 +73,7 @@ const flag = z.union([
 ]);
 
 /** A number, also written as text in a query string. */
-const int = (min: number, max: number) =>
-  z.coerce.number<unknown>().int('a whole number').min(min, `at least ${min}`).max(max, `at most ${max}`);
+const int = (min: number, max: number) => z.coerce.number<unknown>().int().min(min).max(max);
 
 /** Where an explicit wake comes from (the access log and the wake proxy are not callers). */
 export const EXPLICIT_SOURCES = ['dashboard', 'tray', 'admin-api', 'link'] as const satisfies TrafficSource[];
@@ -83,10 +81,8 @@ export type ExplicitSource = (typeof EXPLICIT_SOURCES)[number];
 
 /** An instant: epoch milliseconds, or an ISO 8601 date-time with its offset (2026-01-05T18:00:00Z). */
 const instant = z.union([
-  z.number().int('epoch milliseconds, a whole number'),
-  z.iso
-    .datetime({ offset: true, message: 'an ISO 8601 date-time (2026-01-05T18:00:00Z) or epoch ms' })
-    .transform(Date.parse),
+  z.number().int(),
+  z.iso.datetime({ offset: true, message: says('notInstant') }).transform(Date.parse),
 ]);
 
 const empty = z.object({}).strict();
@@ -98,7 +94,7 @@ export const connectInputSchema = z.discriminatedUnion('source', [
   z
     .object({
       source: z.literal('pasted'),
-      token: z.string().trim().min(1, 'paste a token').max(2000),
+      token: z.string().trim().min(1, says('tokenMissing')).max(2000),
       /** The OAuth secret that goes with an OAuth token; absent for an API token. */
       secret: z.string().trim().max(2000).optional(),
     })
@@ -186,11 +182,7 @@ export const CALL_SCHEMAS = {
   savings: z
     .object({
       /** The IANA zone "today" and the days of the chart are counted in (default: the engine's). */
-      timeZone: z
-        .string()
-        .max(100)
-        .refine(isValidTimeZone, 'an IANA time zone, such as Europe/Paris')
-        .optional(),
+      timeZone: z.string().max(100).refine(isValidTimeZone, says('timeZone')).optional(),
     })
     .strict(),
   /** How deliveries to each webhook went since the reaper started. */

@@ -29,10 +29,15 @@ describe('a bulk request', () => {
   it('names each problem', () => {
     expect(problems({ action: 'explode', appIds: ['app_a'] })[0]!.field).toBe('action');
     expect(problems({ action: 'wake', appIds: [] })).toEqual([
-      { field: 'appIds', message: 'name at least one app' },
+      { field: 'appIds', code: 'tooFew', params: { count: 1 }, message: 'Apps: give at least one.' },
     ]);
     expect(problems({ action: 'wake', appIds: ['app_a', 'app_b', 'app_a'] })).toEqual([
-      { field: 'appIds.2', message: 'app_a is named twice' },
+      {
+        field: 'appIds.2',
+        code: 'listedTwice',
+        params: { value: 'app_a' },
+        message: 'Apps: “app_a” is listed twice.',
+      },
     ]);
     expect(problems({ action: 'wake', appIds: ['app_a', 'orga_b'] })[0]!.field).toBe('appIds.1');
     expect(problems({ action: 'keepAwake', appIds: ['app_a'] })[0]!.field).toBe('until');
@@ -40,7 +45,9 @@ describe('a bulk request', () => {
     expect(problems({ action: 'release', appIds: ['app_a'], force: true })[0]!.message).toMatch(/force/);
     expect(
       problems({ action: 'release', appIds: Array.from({ length: 5001 }, (_, i) => `app_${i}`) }),
-    ).toEqual([{ field: 'appIds', message: 'at most 5000 apps' }]);
+    ).toEqual([
+      { field: 'appIds', code: 'tooMany', params: { count: 5000 }, message: 'Apps: at most 5000.' },
+    ]);
   });
 
   it('counts its outcomes', () => {

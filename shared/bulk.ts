@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { AppView } from './app-view.ts';
 import { APP_ID_PATTERN } from './routes.ts';
+import { noRepeats, says } from './validation.ts';
 
 export const BULK_ACTIONS = ['reset', 'wake', 'keepAwake', 'release'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -24,26 +25,18 @@ export const BULK_LABELS: Record<BulkAction, string> = {
 };
 
 const instant = z.union([
-  z.number().int('epoch milliseconds, a whole number'),
-  z.iso
-    .datetime({ offset: true, message: 'an ISO 8601 date-time (2026-01-05T18:00:00Z) or epoch ms' })
-    .transform(Date.parse),
+  z.number().int(),
+  z.iso.datetime({ offset: true, message: says('notInstant') }).transform(Date.parse),
 ]);
 
 export const bulkInputSchema = z
   .object({
-    action: z.enum(BULK_ACTIONS, { message: `one of ${BULK_ACTIONS.join(', ')}` }),
+    action: z.enum(BULK_ACTIONS),
     appIds: z
-      .array(z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...'))
-      .min(1, 'name at least one app')
-      .max(MAX_BULK_APPS, `at most ${MAX_BULK_APPS} apps`)
-      .superRefine((ids, ctx) => {
-        const seen = new Set<string>();
-        ids.forEach((id, index) => {
-          if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index], message: `${id} is named twice` });
-          seen.add(id);
-        });
-      }),
+      .array(z.string().regex(APP_ID_PATTERN, says('appId')))
+      .min(1)
+      .max(MAX_BULK_APPS)
+      .superRefine(noRepeats()),
     /** For keepAwake only: no sleep before this instant; null cancels. */
     until: instant.nullable().optional(),
     source: z.enum(['dashboard', 'admin-api']).default('admin-api'),
@@ -51,10 +44,10 @@ export const bulkInputSchema = z
   .strict()
   .superRefine((input, ctx) => {
     if (input.action === 'keepAwake' && input.until === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['until'], message: 'keep awake until when (or null to cancel)' });
+      ctx.addIssue({ code: 'custom', path: ['until'], message: says('untilMissing') });
     }
     if (input.action !== 'keepAwake' && input.until !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['until'], message: 'only for the keepAwake action' });
+      ctx.addIssue({ code: 'custom', path: ['until'], message: says('untilOnlyKeepAwake') });
     }
   });
 

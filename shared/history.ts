@@ -13,6 +13,7 @@ import {
   REAPER_STATES,
   type ReaperState,
 } from './domain.ts';
+import { says } from './validation.ts';
 
 /** A history entry with the app's name (kept after the app is released). */
 export interface HistoryRow {
@@ -49,15 +50,12 @@ export const CAUSE_FILTERS: { label: string; prefix: string }[] = [
 ];
 
 /** A number, also written as text in a query string. */
-const int = (min: number, max: number) =>
-  z.coerce.number<unknown>().int('a whole number').min(min, `at least ${min}`).max(max, `at most ${max}`);
+const int = (min: number, max: number) => z.coerce.number<unknown>().int().min(min).max(max);
 
 /** An instant: epoch ms (a number, or digits in a query string), or an ISO 8601 date-time with offset. */
 const instant = z.union([
   int(0, 8.64e15),
-  z.iso
-    .datetime({ offset: true, message: 'an ISO 8601 date-time (2026-01-05T18:00:00Z) or epoch ms' })
-    .transform(Date.parse),
+  z.iso.datetime({ offset: true, message: says('notInstant') }).transform(Date.parse),
 ]);
 
 const CURSOR = /^(\d{1,16})\.(\d{1,16})$/;
@@ -84,7 +82,7 @@ export const historyQuerySchema = historyFilterSchema
   .extend({
     limit: int(1, 500).default(50),
     /** The `nextCursor` of the previous page. */
-    cursor: z.string().regex(CURSOR, 'a cursor given by the previous page').optional(),
+    cursor: z.string().regex(CURSOR, says('cursor')).optional(),
   })
   .strict();
 export type HistoryQuery = z.output<typeof historyQuerySchema>;

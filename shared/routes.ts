@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { HOUR, MINUTE } from './durations.ts';
 import { parseCidr } from './net.ts';
 import { type MustBeUpRange, rangeProblems } from './schedule.ts';
+import { noRepeats, says } from './validation.ts';
 
 export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
 export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
@@ -57,15 +58,14 @@ export const rangeSchema = z
   .strict()
   .superRefine((range, ctx) => {
     for (const problem of rangeProblems(range)) {
-      const [field, ...rest] = problem.split(': ');
-      ctx.addIssue({ code: 'custom', path: [field ?? 'range'], message: rest.join(': ') || problem });
+      ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.code, params: problem.params });
     }
   });
 
 export const filtersSchema = z
   .object({
     pathPrefixes: z
-      .array(z.string().min(1).max(200).regex(/^\//, 'a path prefix starts with /'))
+      .array(z.string().min(1).max(200).regex(/^\//, says('pathPrefix')))
       .max(50)
       .default([]),
     sources: z
@@ -73,7 +73,7 @@ export const filtersSchema = z
         z
           .string()
           .max(60)
-          .refine((s) => parseCidr(s) !== null, 'not an IP address or CIDR block (e.g. 10.0.0.0/8)'),
+          .refine((s) => parseCidr(s) !== null, says('source')),
       )
       .max(200)
       .default([]),
@@ -81,20 +81,16 @@ export const filtersSchema = z
   .strict();
 
 const routeFields = {
-  appId: z.string().regex(APP_ID_PATTERN, 'an application id looks like app_0a1b2c3d-...'),
-  ownerId: z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...'),
+  appId: z.string().regex(APP_ID_PATTERN, says('appId')),
+  ownerId: z.string().regex(OWNER_ID_PATTERN, says('ownerId')),
   label: z.string().trim().max(120),
   enabled: z.boolean(),
-  gracePeriodMs: z
-    .number()
-    .int()
-    .min(MIN_GRACE_PERIOD_MS, 'the grace period is at least 1 minute')
-    .max(MAX_GRACE_PERIOD_MS, 'the grace period is at most 30 days'),
+  gracePeriodMs: z.number().int().min(MIN_GRACE_PERIOD_MS).max(MAX_GRACE_PERIOD_MS),
   ranges: z.array(rangeSchema).max(50),
   hosts: z
-    .array(z.string().trim().toLowerCase().regex(HOST_PATTERN, 'not a host name (e.g. staging.example.com)'))
+    .array(z.string().trim().toLowerCase().regex(HOST_PATTERN, says('host')))
     .max(50)
-    .refine((hosts) => new Set(hosts).size === hosts.length, 'a host name is listed twice'),
+    .superRefine(noRepeats()),
   filters: filtersSchema,
   group: z.string().trim().max(GROUP_NAME_MAX),
 };
@@ -119,7 +115,7 @@ export const routeUpdateSchema = z
   .object(routeFields)
   .partial()
   .strict()
-  .refine((u) => Object.keys(u).length > 0, 'nothing to change');
+  .refine((u) => Object.keys(u).length > 0, says('nothingToChange'));
 export type RouteUpdate = z.input<typeof routeUpdateSchema>;
 
 /** What the routes say about one app. */

@@ -13,6 +13,7 @@
  * its owner's list is no longer matched, so released (and forgotten; its history stays).
  */
 import { z } from 'zod';
+import { type FieldProblem, inputProblems } from './errors.ts';
 import {
   fillTemplate,
   globMatch,
@@ -37,6 +38,7 @@ import {
 } from './routes.ts';
 import type { MustBeUpRange } from './schedule.ts';
 import type { Settings } from './settings.ts';
+import { noRepeats, says } from './validation.ts';
 
 export const RULE_ID_PATTERN = /^rule_[A-Za-z0-9-]{1,100}$/;
 
@@ -70,30 +72,22 @@ function hostTemplateOk(template: string): boolean {
 const ruleFields = {
   label: z.string().trim().max(120),
   enabled: z.boolean(),
-  ownerId: z.string().regex(OWNER_ID_PATTERN, 'an owner id looks like orga_... or user_...').nullable(),
+  ownerId: z.string().regex(OWNER_ID_PATTERN, says('ownerId')).nullable(),
   pattern: z
     .string()
-    .min(1, 'a name pattern, such as review-* or *-pr-*')
+    .min(1, says('patternMissing'))
     .max(MAX_PATTERN_LENGTH)
-    .refine((p) => wildcardCount(p) <= MAX_WILDCARDS, `at most ${MAX_WILDCARDS} wildcards`),
+    .refine((p) => wildcardCount(p) <= MAX_WILDCARDS, {
+      message: says('wildcards'),
+      params: { max: MAX_WILDCARDS },
+    }),
   dryRun: z.boolean(),
-  gracePeriodMs: z
-    .number()
-    .int()
-    .min(MIN_GRACE_PERIOD_MS, 'the grace period is at least 1 minute')
-    .max(MAX_GRACE_PERIOD_MS, 'the grace period is at most 30 days'),
+  gracePeriodMs: z.number().int().min(MIN_GRACE_PERIOD_MS).max(MAX_GRACE_PERIOD_MS),
   ranges: z.array(rangeSchema).max(50),
   hosts: z
-    .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .max(253)
-        .refine(hostTemplateOk, 'not a host name template (e.g. {name}.review.example.com)'),
-    )
+    .array(z.string().trim().toLowerCase().max(253).refine(hostTemplateOk, says('hostTemplate')))
     .max(50)
-    .refine((hosts) => new Set(hosts).size === hosts.length, 'a host name is listed twice'),
+    .superRefine(noRepeats()),
   filters: filtersSchema,
   group: z.string().trim().max(GROUP_NAME_MAX),
 };
@@ -105,11 +99,13 @@ function checkPlaceholders(
 ): void {
   if (rule.pattern === undefined) return;
   const n = wildcardCount(rule.pattern);
+  const allowed = n === 0 ? '{name}' : n === 1 ? '{name}, {1}' : `{name}, {1}…{${n}}`;
   const say = (path: (string | number)[], bad: string[]) =>
     ctx.addIssue({
       code: 'custom',
       path,
-      message: `${bad.join(', ')}: the pattern has ${n} wildcard${n === 1 ? '' : 's'}; use {name} or {1}..{${n}}`,
+      message: says('placeholders'),
+      params: { bad: bad.join(', '), count: n, allowed },
     });
   rule.hosts?.forEach((h, i) => {
     const bad = unknownPlaceholders(h, n);
@@ -148,22 +144,20 @@ export const ruleUpdateSchema = z
   .object({ ...ruleFields, position })
   .partial()
   .strict()
-  .refine((u) => Object.keys(u).length > 0, 'nothing to change');
+  .refine((u) => Object.keys(u).length > 0, says('nothingToChange'));
 export type RuleUpdate = z.input<typeof ruleUpdateSchema>;
 
 /** The rule editor's preview: a draft (as to create), and the id of the rule it edits, if any. */
 export const rulePreviewSchema = ruleCreateObject
-  .extend({ ruleId: z.string().regex(RULE_ID_PATTERN, 'a rule id looks like rule_...').optional() })
+  .extend({ ruleId: z.string().regex(RULE_ID_PATTERN, says('ruleId')).optional() })
   .superRefine(checkPlaceholders);
 
 /** A stored rule checked again (placeholders against its own pattern). */
 export const storedRuleSchema = ruleCreateObject.omit({ position: true }).superRefine(checkPlaceholders);
 
-/** Problems of a whole rule, as [field, message] (after an update is merged into it). */
-export function ruleProblems(rule: RuleFields): { field: string; message: string }[] {
-  const parsed = storedRuleSchema.safeParse(rule);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+/** Problems of a whole rule (after an update is merged into it). */
+export function ruleProblems(rule: RuleFields): FieldProblem[] {
+  return inputProblems(storedRuleSchema, rule);
 }
 
 // ---- resolution ------------------------------------------------------------------------------------

@@ -61,14 +61,27 @@ describe('weekdays', () => {
 
 describe('validation of a range names the field', () => {
   it.each([
-    [range('Mon-Fri', '8:00', '19:00', 'Europe/Paris'), "start: '8:00' is not a time from 00:00 to 23:59"],
-    [range('Mon-Fri', '08:00', '25:00', 'Europe/Paris'), "end: '25:00' is not a time from 00:00 to 24:00"],
+    [
+      range('Mon-Fri', '8:00', '19:00', 'Europe/Paris'),
+      { field: 'start', code: 'startTime', params: { value: '8:00' } },
+    ],
+    [
+      range('Mon-Fri', '08:00', '25:00', 'Europe/Paris'),
+      { field: 'end', code: 'endTime', params: { value: '25:00' } },
+    ],
     [
       range('Mon-Fri', '08:00', '08:00', 'Europe/Paris'),
-      'end: the range is empty (start equals end); for a whole day use 00:00-24:00',
+      { field: 'end', code: 'emptyRange', params: { start: '08:00', end: '08:00' } },
     ],
-    [range('Mon-Fri', '08:00', '19:00', 'Mars/Olympus'), "timeZone: 'Mars/Olympus' is not an IANA time zone"],
-    [range('Workdays', '08:00', '19:00', 'UTC'), expect.stringMatching(/^days: 'Workdays' is not a weekday/)],
+    [
+      range('Mon-Fri', '08:00', '19:00', 'Mars/Olympus'),
+      { field: 'timeZone', code: 'timeZone', params: { value: 'Mars/Olympus' } },
+    ],
+    [
+      range('Workdays', '08:00', '19:00', 'UTC'),
+      { field: 'days', code: 'days', params: { value: 'Workdays' } },
+    ],
+    [range(' ', '08:00', '19:00', 'UTC'), { field: 'days', code: 'daysMissing', params: {} }],
   ])('%j', (r, problem) => {
     expect(rangeProblems(r)).toEqual([problem]);
   });

@@ -27,21 +27,19 @@ export interface Interval {
 
 export const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
-/** The set of weekdays (0 = Sunday) named by `text`, or an error message. */
-export function parseDays(text: string): { days: number[] } | { error: string } {
+/** The set of weekdays (0 = Sunday) named by `text`, or what is wrong (the part that is no weekday). */
+export function parseDays(
+  text: string,
+): { days: number[] } | { error: 'daysMissing' } | { error: 'days'; part: string } {
   const trimmed = text.trim();
-  if (!trimmed) return { error: 'weekdays are missing (for example Mon-Fri)' };
+  if (!trimmed) return { error: 'daysMissing' };
   const days = new Set<number>();
   for (const rawPart of trimmed.split(',')) {
     const part = rawPart.trim();
     const [fromName, toName, extra] = part.split('-').map((s) => s.trim());
     const from = dayIndex(fromName);
     const to = toName === undefined ? from : dayIndex(toName);
-    if (extra !== undefined || from < 0 || to < 0) {
-      return {
-        error: `'${part}' is not a weekday or a range of weekdays (use Mon, Tue, ... Sun, e.g. Mon-Fri)`,
-      };
-    }
+    if (extra !== undefined || from < 0 || to < 0) return { error: 'days', part };
     for (let d = from; ; d = (d + 1) % 7) {
       days.add(d);
       if (d === to) break;
@@ -94,21 +92,34 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-/** Every problem of a range, in words naming the field; empty when valid. */
-export function rangeProblems(range: MustBeUpRange): string[] {
-  const problems: string[] = [];
+/** A problem of one part of a range: the part, and a code of the `validation` catalogue with its params. */
+export interface RangeProblem {
+  field: 'days' | 'start' | 'end' | 'timeZone';
+  code: 'daysMissing' | 'days' | 'startTime' | 'endTime' | 'emptyRange' | 'timeZone';
+  params: Record<string, string>;
+}
+
+/** Every problem of a range, once each, on the part it is about; empty when valid. */
+export function rangeProblems(range: MustBeUpRange): RangeProblem[] {
+  const problems: RangeProblem[] = [];
   const days = parseDays(range.days);
-  if ('error' in days) problems.push(`days: ${days.error}`);
+  if ('error' in days) {
+    problems.push(
+      days.error === 'days'
+        ? { field: 'days', code: 'days', params: { value: days.part } }
+        : { field: 'days', code: 'daysMissing', params: {} },
+    );
+  }
   const start = parseTime(range.start);
   const end = parseTime(range.end);
   if (start === null || start === 24 * 60)
-    problems.push(`start: '${range.start}' is not a time from 00:00 to 23:59`);
-  if (end === null) problems.push(`end: '${range.end}' is not a time from 00:00 to 24:00`);
+    problems.push({ field: 'start', code: 'startTime', params: { value: range.start } });
+  if (end === null) problems.push({ field: 'end', code: 'endTime', params: { value: range.end } });
   if (start !== null && end !== null && start === end) {
-    problems.push('end: the range is empty (start equals end); for a whole day use 00:00-24:00');
+    problems.push({ field: 'end', code: 'emptyRange', params: { start: range.start, end: range.end } });
   }
   if (!isValidTimeZone(range.timeZone))
-    problems.push(`timeZone: '${range.timeZone}' is not an IANA time zone`);
+    problems.push({ field: 'timeZone', code: 'timeZone', params: { value: range.timeZone } });
   return problems;
 }
 
@@ -289,9 +300,9 @@ export function nextTransitions(
 /** What a preview says when valid ranges have no next transition. */
 export const ALWAYS_UP_TEXT = 'Always up: these ranges never let the app sleep.';
 
-/** "Mon 08:00 CET": a time as the range's zone writes it. */
-export function formatZoned(t: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/** "Mon 08:00 CET": a time as the range's zone writes it, in `language` (English by default). */
+export function formatZoned(t: number, timeZone: string, language = 'en-GB'): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
     timeZone,
     weekday: 'short',
     day: 'numeric',

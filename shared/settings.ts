@@ -1,7 +1,9 @@
 /** Global settings of the reaper, with the defaults of the product spec and their bounds. */
 import { z } from 'zod';
 import { HOUR, MINUTE, SECOND } from './durations.ts';
+import { type FieldProblem, InputError } from './errors.ts';
 import { parseIp } from './net.ts';
+import { type ProblemCode, says } from './validation.ts';
 import { type WebhookConfig, webhooksSchema } from './webhooks.ts';
 
 /**
@@ -62,65 +64,48 @@ export const DEFAULT_SETTINGS: Settings = {
   eurPerDrop: 0.0097,
 };
 
-const ms = (min: number, max: number, what: string) =>
-  z
-    .number()
-    .int(`${what} is a whole number of milliseconds`)
-    .min(min, `${what} is at least ${min / SECOND} s`)
-    .max(max, `${what} is at most ${max / SECOND} s`);
+/** A duration in milliseconds; its problems are said in the unit its form shows (validation.ts). */
+const ms = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const settingsUpdateSchema = z
   .object({
     killSwitch: z.boolean(),
     dryRun: z.boolean(),
-    intervalMs: ms(SECOND, HOUR, 'the interval'),
-    fastIntervalMs: ms(SECOND, 10 * MINUTE, 'the fast interval'),
-    failTimeoutMs: ms(MINUTE, 24 * HOUR, 'the fail timeout'),
-    restartAfterMs: ms(10 * SECOND, HOUR, 'the restart delay'),
-    releaseDelayMs: ms(0, 24 * HOUR, 'the release delay'),
-    holdDeadlineMs: ms(SECOND, HOUR, 'the hold deadline'),
+    intervalMs: ms(SECOND, HOUR),
+    fastIntervalMs: ms(SECOND, 10 * MINUTE),
+    failTimeoutMs: ms(MINUTE, 24 * HOUR),
+    restartAfterMs: ms(10 * SECOND, HOUR),
+    releaseDelayMs: ms(0, 24 * HOUR),
+    holdDeadlineMs: ms(SECOND, HOUR),
     wakeProxyPort: z
       .number()
-      .int('the wake proxy port is a whole number')
-      .refine(
-        (p) => p === 0 || (p >= 1024 && p <= 65535),
-        'the wake proxy port is 0 (any free port) or 1024 to 65535',
-      ),
-    wakeProxyAddress: z
-      .string()
-      .refine(
-        (a) => parseIp(a) !== null,
-        'the wake proxy address is an IP address (127.0.0.1 for this machine only)',
-      ),
-    historyRetentionDays: z
-      .number()
-      .int('the retention is a whole number of days')
-      .min(1, 'the history is kept at least 1 day')
-      .max(3650, 'the history is kept at most 3650 days'),
+      .int()
+      .refine((p) => p === 0 || (p >= 1024 && p <= 65535), says('port')),
+    wakeProxyAddress: z.string().refine((a) => parseIp(a) !== null, says('address')),
+    historyRetentionDays: z.number().int().min(1).max(3650),
     webhooks: webhooksSchema,
-    flavorPriceUnit: z.enum(FLAVOR_PRICE_UNITS, 'drops-per-10-min or eur-per-hour'),
-    eurPerDrop: z.number().positive('a drop is worth more than 0 €').max(10, 'a drop is worth at most 10 €'),
+    flavorPriceUnit: z.enum(FLAVOR_PRICE_UNITS),
+    eurPerDrop: z.number().positive().max(10),
   })
   .partial()
   .strict();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 
-/** A problem of one field of the settings: the field's name and what is wrong, in the operator's words. */
-export interface SettingsProblem {
-  field: keyof Settings;
-  message: string;
-}
+/** A problem of one field of the settings, said for people (see validation.ts). */
+export type SettingsProblem = FieldProblem & { field: keyof Settings };
 
 /** Problems of a whole settings object, beyond each field's own bounds. */
 export function settingsProblems(s: Settings): SettingsProblem[] {
-  const problems: SettingsProblem[] = [];
-  if (s.fastIntervalMs > s.intervalMs)
-    problems.push({ field: 'fastIntervalMs', message: 'the fast interval cannot exceed the interval' });
-  if (s.restartAfterMs >= s.failTimeoutMs) {
-    problems.push({
-      field: 'restartAfterMs',
-      message: 'the restart delay must be shorter than the fail timeout',
-    });
-  }
-  return problems;
+  const problem = (field: keyof Settings, code: ProblemCode, other: keyof Settings): SettingsProblem[] =>
+    InputError.of(field, code, {
+      value: s[field] as number,
+      other: s[other] as number,
+      otherField: other,
+    }).problems.map((p) => ({ ...p, field }));
+  return [
+    ...(s.fastIntervalMs > s.intervalMs ? problem('fastIntervalMs', 'fastOverInterval', 'intervalMs') : []),
+    ...(s.restartAfterMs >= s.failTimeoutMs
+      ? problem('restartAfterMs', 'restartNotBeforeFail', 'failTimeoutMs')
+      : []),
+  ];
 }

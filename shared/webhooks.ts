@@ -4,6 +4,7 @@
  * shows of deliveries. Delivering is main/alerts/webhooks.ts.
  */
 import { z } from 'zod';
+import { noRepeats, says } from './validation.ts';
 
 /** What a webhook can be told about. "error" is the one most teams want: a failure, not routine. */
 export const WEBHOOK_EVENTS = ['error', 'sleep', 'wake'] as const;
@@ -25,7 +26,7 @@ export const MAX_WEBHOOKS = 10;
 export const webhookUrlSchema = z
   .string()
   .trim()
-  .max(2000, 'at most 2000 characters')
+  .max(2000)
   .refine((text) => {
     try {
       const url = new URL(text);
@@ -33,7 +34,7 @@ export const webhookUrlSchema = z
     } catch {
       return false;
     }
-  }, 'an http:// or https:// URL')
+  }, says('webhookUrl'))
   .refine((text) => {
     try {
       const url = new URL(text);
@@ -41,23 +42,23 @@ export const webhookUrlSchema = z
     } catch {
       return true;
     }
-  }, 'no user name or password in the URL');
+  }, says('urlCredentials'));
 
 export const webhookSchema = z
   .object({
     url: webhookUrlSchema,
-    format: z.enum(WEBHOOK_FORMATS, 'json or slack'),
+    format: z.enum(WEBHOOK_FORMATS),
     events: z
-      .array(z.enum(WEBHOOK_EVENTS, 'error, sleep or wake'))
-      .min(1, 'choose at least one event')
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1, says('eventsMissing'))
       .transform((events) => WEBHOOK_EVENTS.filter((e) => events.includes(e))),
   })
   .strict();
 
 export const webhooksSchema = z
   .array(webhookSchema)
-  .max(MAX_WEBHOOKS, `at most ${MAX_WEBHOOKS} webhooks`)
-  .refine((list) => new Set(list.map((w) => w.url)).size === list.length, 'each URL at most once');
+  .max(MAX_WEBHOOKS)
+  .superRefine(noRepeats((w: { url: string }) => w.url));
 
 /** How deliveries to one URL went, since the reaper started. */
 export interface WebhookStatus {

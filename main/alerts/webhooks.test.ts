@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../../shared/durations.ts';
+import { inputProblems } from '../../shared/errors.ts';
 import { settingsUpdateSchema } from '../../shared/settings.ts';
 import type { WebhookConfig } from '../../shared/webhooks.ts';
 import { errorThenSleepAndWake, harness } from '../testing/engine-harness.ts';
@@ -242,19 +243,18 @@ describe('team alert webhooks', () => {
       webhooks: [{ url: 'https://hooks.example.com/x', format: 'slack', events: ['wake', 'error'] }],
     });
     expect(ok.success && ok.data.webhooks?.[0]?.events).toEqual(['error', 'wake']);
-    const problems = (value: unknown) => {
-      const r = settingsUpdateSchema.safeParse({ webhooks: [value] });
-      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    };
+    // As the API and the dashboard say them (shared/validation.ts), never the library's words.
+    const problems = (value: unknown) =>
+      inputProblems(settingsUpdateSchema, { webhooks: [value] }).map((p) => `${p.field}: ${p.message}`);
     expect(problems({ url: 'ftp://example.com', format: 'json', events: ['error'] })).toEqual([
-      'webhooks.0.url: an http:// or https:// URL',
+      'webhooks.0.url: Webhook 1 URL: “ftp://example.com” is not an http:// or https:// URL.',
     ]);
     expect(problems({ url: 'https://user:pw@example.com', format: 'json', events: ['error'] })).toEqual([
-      'webhooks.0.url: no user name or password in the URL',
+      'webhooks.0.url: Webhook 1 URL: remove the user name and password from the URL.',
     ]);
     expect(problems({ url: 'https://example.com', format: 'xml', events: [] })).toEqual([
-      'webhooks.0.format: json or slack',
-      'webhooks.0.events: choose at least one event',
+      'webhooks.0.format: Webhook 1 format: “xml” is not one of these: “json, slack”.',
+      'webhooks.0.events: Webhook 1 events: choose at least one event.',
     ]);
   });
 });

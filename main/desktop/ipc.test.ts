@@ -268,7 +268,9 @@ describe('the bridge, end to end over a copying transport', () => {
     const error = await api.updateSettings({ intervalMs: 5 } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('invalid-input');
-    expect(problemsOf(error, 'intervalMs')).toEqual(['the interval is at least 1 s']);
+    expect(problemsOf(error, 'intervalMs')).toEqual([
+      'Job interval: 0.005 seconds is too short; the least is 1 second.',
+    ]);
   });
 
   it('rebuilds a conflict and a missing app with their codes', async () => {

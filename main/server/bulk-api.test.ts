@@ -122,17 +122,23 @@ describe('POST /api/apps/_bulk', () => {
     const up = before['shop-staging']!.appId;
     const entries = await historyCount();
     const bad: [unknown, RegExp][] = [
-      [{ action: 'explode', appIds: [error] }, /^action: /],
-      [{ action: 'reset', appIds: [] }, /appIds: name at least one app/],
-      [{ action: 'reset', appIds: [error, up, error] }, /appIds\.2: .* named twice/],
-      [{ action: 'reset', appIds: [error, 'app_not-managed'] }, /appIds\.1: the reaper manages no app/],
-      [{ action: 'reset', appIds: [error, 'not an id'] }, /appIds\.1: /],
-      [{ action: 'keepAwake', appIds: [up] }, /until: /],
+      [{ action: 'explode', appIds: [error] }, /^Action: “explode” is not one of these/],
+      [{ action: 'reset', appIds: [] }, /^Apps: give at least one\./],
+      [{ action: 'reset', appIds: [error, up, error] }, /^Apps: “app_.*” is listed twice/],
+      [
+        { action: 'reset', appIds: [error, 'app_not-managed'] },
+        /^Apps: the reaper manages no app app_not-managed/,
+      ],
+      [{ action: 'reset', appIds: [error, 'not an id'] }, /^Apps: “not an id” is not an application id/],
+      [{ action: 'keepAwake', appIds: [up] }, /^Keep awake until: say until when/],
       [
         { action: 'keepAwake', appIds: [up], until: Date.UTC(2001, 0, 1) },
-        /until: this time is already past/,
+        /^Keep awake until: this time is already past/,
       ],
-      [{ action: 'reset', appIds: [error], until: null }, /until: only for the keepAwake action/],
+      [
+        { action: 'reset', appIds: [error], until: null },
+        /^Keep awake until: only when the action is “keepAwake”/,
+      ],
       [{ action: 'reset', appIds: [error], extra: 1 }, /extra/],
     ];
     for (const [body, message] of bad) {

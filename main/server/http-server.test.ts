@@ -93,12 +93,19 @@ describe('the admin API', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid-input');
     expect(bad.body.error.problems).toEqual([
-      { field: 'gracePeriodMs', message: 'the grace period is at least 1 minute' },
+      {
+        field: 'gracePeriodMs',
+        code: 'tooShort',
+        params: { value: 10, min: 60_000 },
+        message: 'Grace period: 0.000167 minutes is too short; the least is 1 minute.',
+      },
     ]);
     expect((await call('GET', `/api/routes/${routeId}`)).body).toEqual(before.body);
     const settings = await call('PATCH', '/api/settings', { killSwitch: 'yes' });
     expect(settings.status).toBe(400);
-    expect(settings.body.error.message).toMatch(/^killSwitch: /);
+    expect(settings.body.error.message).toMatch(
+      /^Kill switch: expects on or off \(true or false\), not yes\.$/,
+    );
   });
 
   it('answers 400 for a body that is not JSON', async () => {
@@ -240,7 +247,12 @@ describe('the next transitions of a route', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.problems).toEqual([
-      { field: 'ranges.0.start', message: "'9h' is not a time from 00:00 to 23:59" },
+      {
+        field: 'ranges.0.start',
+        code: 'startTime',
+        params: { value: '9h' },
+        message: 'Range 1 start: “9h” is not a time from 00:00 to 23:59.',
+      },
     ]);
   });
 });

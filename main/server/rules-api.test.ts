@@ -93,7 +93,12 @@ describe('the rules API', () => {
     const bad = await call<ErrorBody>('POST', '/api/rules', { pattern: '*-pr-*', group: 'pr-{3}' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.problems).toEqual([
-      { field: 'group', message: '{3}: the pattern has 2 wildcards; use {name} or {1}..{2}' },
+      {
+        field: 'group',
+        code: 'placeholders',
+        params: { bad: '{3}', count: 2, allowed: '{name}, {1}…{2}' },
+        message: 'Group: {3} cannot be filled, the pattern has 2 wildcards; use {name}, {1}…{2}.',
+      },
     ]);
     const rule = (await call<Rule>('POST', '/api/rules', { pattern: '*-pr-*', group: 'pr-{2}' })).body;
     const narrowed = await call<ErrorBody>('PATCH', `/api/rules/${rule.id}`, { pattern: 'pr-*' });

@@ -64,7 +64,7 @@ describe('the reaper service', () => {
     await expect(
       api.updateRoute({ routeId, changes: { gracePeriodMs: 5, ranges: [] } }),
     ).rejects.toMatchObject({
-      problems: [{ field: 'gracePeriodMs', message: 'the grace period is at least 1 minute' }],
+      problems: [{ field: 'gracePeriodMs', code: 'tooShort', params: { value: 5, min: 60_000 } }],
     });
     await expect(api.updateSettings({ failTimeoutMs: 10 })).rejects.toMatchObject({
       problems: [{ field: 'failTimeoutMs' }],

@@ -65,8 +65,9 @@ describe('task apps', () => {
       problems: [
         {
           field: 'appId',
+          code: 'taskApp',
           message:
-            'nightly-export is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it',
+            'App: nightly-export is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it.',
         },
       ],
     });

@@ -47,7 +47,7 @@ export function readRoutes(value: unknown): { routes: Route[]; unread: UnreadRou
     }
     const { id, createdAt, updatedAt, ...fields } = item as Record<string, unknown>;
     const appId = typeof fields.appId === 'string' ? fields.appId : null;
-    const parsed = routeCreateSchema.safeParse(fields);
+    const parsed = routeCreateSchema.safeParse(fields, { reportInput: true });
     if (typeof id !== 'string' || !id) {
       unread.push({ raw: item, id: null, appId, reason: 'the route has no id' });
     } else if (!parsed.success) {
@@ -73,7 +73,7 @@ export function readSettings(value: unknown): { settings: Settings; unread: Unre
     return { settings: { ...settings, ...SAFE_WHEN_UNREADABLE }, unread };
   }
   for (const [field, v] of Object.entries(value)) {
-    const parsed = settingsUpdateSchema.safeParse({ [field]: v });
+    const parsed = settingsUpdateSchema.safeParse({ [field]: v }, { reportInput: true });
     if (parsed.success) {
       Object.assign(settings, parsed.data);
       continue;

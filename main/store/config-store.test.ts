@@ -14,8 +14,20 @@ describe('the config store on what it cannot read', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(InputError);
       expect((error as InputError).problems).toEqual([
-        { field: 'fastIntervalMs', message: 'the fast interval cannot exceed the interval' },
-        { field: 'restartAfterMs', message: 'the restart delay must be shorter than the fail timeout' },
+        {
+          field: 'fastIntervalMs',
+          code: 'fastOverInterval',
+          params: { value: 120_000, other: 60_000, otherField: 'intervalMs' },
+          message:
+            'Fast interval: 120 seconds is longer than the job interval (60 seconds); it cannot exceed it.',
+        },
+        {
+          field: 'restartAfterMs',
+          code: 'restartNotBeforeFail',
+          params: { value: 900_000, other: 900_000, otherField: 'failTimeoutMs' },
+          message:
+            'Restart a vanished start after: 900 seconds must be shorter than the fail timeout (15 minutes).',
+        },
       ]);
     }
   });
@@ -26,7 +38,7 @@ describe('the config store on what it cannot read', () => {
     backend.set('routes', [bad]);
     const config = new ConfigStore(backend);
     expect(config.routes()).toEqual([]);
-    expect(config.problems()[0]).toMatch(/route_bad \(app_0a1b2c3d\): .*at least 1 minute/);
+    expect(config.problems()[0]).toMatch(/route_bad \(app_0a1b2c3d\): .*the least is 1 minute/);
     expect(config.releaseHeld()).toBe(true);
     expect(config.engineConfig().settings().releaseDelayMs).toBe(Number.POSITIVE_INFINITY);
     expect(config.settings().releaseDelayMs).toBe(5 * 60_000);

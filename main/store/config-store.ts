@@ -384,9 +384,7 @@ export class ConfigStore implements EngineConfig {
       for (const host of r.hosts) {
         const other = hostOwners.get(host);
         if (other && other !== r.appId) {
-          throw new InputError([
-            { field: 'hosts', message: `${host} already routes to another app (${other})` },
-          ]);
+          throw InputError.of('hosts', 'hostTaken', { value: host, other });
         }
         hostOwners.set(host, r.appId);
       }

@@ -89,9 +89,11 @@ describe('the history retention', () => {
     expect(DEFAULT_SETTINGS.historyRetentionDays).toBe(180);
     const config = new ConfigStore(new MemoryBackend());
     expect(() => config.updateSettings({ historyRetentionDays: 0 })).toThrow(
-      /historyRetentionDays: .*at least 1 day/,
+      /^Keep the history for: 0 days is too small; the least is 1 day\.$/,
     );
-    expect(() => config.updateSettings({ historyRetentionDays: 1.5 })).toThrow(/whole number of days/);
+    expect(() => config.updateSettings({ historyRetentionDays: 1.5 })).toThrow(
+      /^Keep the history for: 1\.5 days is not a whole number\.$/,
+    );
     expect(settingsUpdateSchema.safeParse({ historyRetentionDays: 3651 }).success).toBe(false);
     expect(config.updateSettings({ historyRetentionDays: 30 }).historyRetentionDays).toBe(30);
   });

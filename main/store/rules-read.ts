@@ -26,7 +26,7 @@ export function readRules(value: unknown): { rules: Rule[]; unread: UnreadRule[]
       continue;
     }
     const { id, createdAt, updatedAt, ...fields } = item as Record<string, unknown>;
-    const parsed = storedRuleSchema.safeParse(fields);
+    const parsed = storedRuleSchema.safeParse(fields, { reportInput: true });
     if (typeof id !== 'string' || !id) unread.push({ raw: item, id: null, reason: 'the rule has no id' });
     else if (!parsed.success)
       unread.push({ raw: item, id, reason: InputError.fromZod(parsed.error).message });

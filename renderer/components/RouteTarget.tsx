@@ -3,6 +3,7 @@
  * typed as ids when not.
  */
 import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Owner, PickableApp } from '../../shared/api.ts';
 import type { Route } from '../../shared/routes.ts';
 import { errorText } from '../lib/errors.ts';
@@ -67,9 +68,10 @@ export function RouteTarget({
   ownersError: string | null;
   apps: PickableApp[] | null;
 }) {
+  const { t } = useTranslation('routes');
   return (
     <>
-      <label htmlFor={`${id}-owner`}>Owner</label>
+      <label htmlFor={`${id}-owner`}>{t('editor.owner')}</label>
       <div>
         {owners ? (
           <select
@@ -78,7 +80,7 @@ export function RouteTarget({
             onChange={(e) => set({ ownerId: e.target.value, appId: '' })}
             {...described('ownerId')}
           >
-            {!draft.ownerId && <option value="">Choose an owner</option>}
+            {!draft.ownerId && <option value="">{t('editor.chooseOwner')}</option>}
             {owners.map((o) => (
               <option key={o.id} value={o.id}>
                 {o.name}
@@ -91,22 +93,22 @@ export function RouteTarget({
         ) : !ownersError ? (
           // Until the owners are listed: a select that waits, not a text field that a pick would miss.
           <select id={`${id}-owner`} disabled aria-busy="true" value="" {...described('ownerId')}>
-            <option value="">Loading the owners…</option>
+            <option value="">{t('editor.loadingOwners')}</option>
           </select>
         ) : (
           <input
             id={`${id}-owner`}
             value={draft.ownerId}
-            placeholder="orga_... or user_..."
+            placeholder={t('editor.ownerPlaceholder')}
             onChange={(e) => set({ ownerId: e.target.value })}
             {...described('ownerId')}
           />
         )}
-        {ownersError && <span className="muted"> The account's apps cannot be listed: {ownersError}</span>}
+        {ownersError && <span className="muted"> {t('editor.cannotList', { error: ownersError })}</span>}
         {err('ownerId')}
       </div>
 
-      <label htmlFor={`${id}-app`}>App</label>
+      <label htmlFor={`${id}-app`}>{t('editor.app')}</label>
       <div>
         {apps ? (
           <select
@@ -115,11 +117,13 @@ export function RouteTarget({
             onChange={(e) => set({ appId: e.target.value })}
             {...described('appId')}
           >
-            <option value="">Choose an app</option>
+            <option value="">{t('editor.chooseApp')}</option>
             {apps.map((a) => (
               <option key={a.id} value={a.id}>
-                {a.name} · {a.cleverState}
-                {a.routeIds.length && a.routeIds[0] !== route?.id ? ' · already routed' : ''}
+                {t(a.routeIds.some((r) => r !== route?.id) ? 'editor.alreadyRouted' : 'editor.appOption', {
+                  name: a.name,
+                  state: a.cleverState,
+                })}
               </option>
             ))}
             {draft.appId && !apps.some((a) => a.id === draft.appId) && (
@@ -128,13 +132,13 @@ export function RouteTarget({
           </select>
         ) : !ownersError ? (
           <select id={`${id}-app`} disabled aria-busy={draft.ownerId !== ''} value="" {...described('appId')}>
-            <option value="">{draft.ownerId ? 'Loading the apps…' : 'Choose an owner first'}</option>
+            <option value="">{draft.ownerId ? t('editor.loadingApps') : t('editor.ownerFirst')}</option>
           </select>
         ) : (
           <input
             id={`${id}-app`}
             value={draft.appId}
-            placeholder="app_..."
+            placeholder={t('editor.appPlaceholder')}
             onChange={(e) => set({ appId: e.target.value })}
             {...described('appId')}
           />

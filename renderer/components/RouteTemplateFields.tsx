@@ -3,7 +3,9 @@
  * hosts, group and traffic filters. The editors differ only in the examples they show.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MustBeUpRange } from '../../shared/schedule.ts';
+import type { FieldProblem } from '../../shared/validation.ts';
 import type { Problems, Unit } from '../lib/route-draft.ts';
 import { RouteRanges } from './RouteRanges.tsx';
 
@@ -25,12 +27,15 @@ export function RouteTemplateFields<D extends TemplateDraft>(props: {
   problems: Problems;
   err: (field: string) => ReactNode;
   described: (field: string) => object;
+  /** A problem in the language shown. */
+  text: (problem: FieldProblem) => string;
   examples: { hosts: string; group: string; hostsHint?: ReactNode };
 }) {
+  const { t } = useTranslation('routes');
   const { id, draft, set, err, described, examples } = props;
   return (
     <>
-      <label htmlFor={`${id}-grace`}>Grace period</label>
+      <label htmlFor={`${id}-grace`}>{t('template.grace')}</label>
       <div>
         <span className="with-unit">
           <input
@@ -41,21 +46,27 @@ export function RouteTemplateFields<D extends TemplateDraft>(props: {
             {...described('gracePeriodMs')}
           />
           <select
-            aria-label="Unit of the grace period"
+            aria-label={t('template.graceUnit')}
             value={draft.graceUnit}
             onChange={(e) => set({ graceUnit: e.target.value as Unit })}
           >
-            <option value="min">minutes</option>
-            <option value="h">hours</option>
+            <option value="min">{t('template.minutes')}</option>
+            <option value="h">{t('template.hours')}</option>
           </select>
         </span>
-        <span className="hint">Put to sleep after this long without traffic (1 minute to 30 days).</span>
+        <span className="hint">{t('template.graceHint')}</span>
         {err('gracePeriodMs')}
       </div>
 
-      <RouteRanges id={id} ranges={draft.ranges} problems={props.problems} update={props.setRanges} />
+      <RouteRanges
+        id={id}
+        ranges={draft.ranges}
+        problems={props.problems}
+        text={props.text}
+        update={props.setRanges}
+      />
 
-      <label htmlFor={`${id}-hosts`}>Wake-proxy hosts</label>
+      <label htmlFor={`${id}-hosts`}>{t('template.hosts')}</label>
       <div>
         <input
           id={`${id}-hosts`}
@@ -68,7 +79,7 @@ export function RouteTemplateFields<D extends TemplateDraft>(props: {
         {err('hosts')}
       </div>
 
-      <label htmlFor={`${id}-group`}>Group</label>
+      <label htmlFor={`${id}-group`}>{t('template.group')}</label>
       <div>
         <input
           id={`${id}-group`}
@@ -77,24 +88,24 @@ export function RouteTemplateFields<D extends TemplateDraft>(props: {
           onChange={(e) => set({ group: e.target.value })}
           {...described('group')}
         />
-        <span className="hint">Apps with the same group wake together and sleep when all may.</span>
+        <span className="hint">{t('template.groupHint')}</span>
         {err('group')}
       </div>
 
-      <label htmlFor={`${id}-paths`}>Ignore paths</label>
+      <label htmlFor={`${id}-paths`}>{t('template.paths')}</label>
       <div>
         <input
           id={`${id}-paths`}
           value={draft.pathPrefixes}
-          placeholder="/health, /metrics"
+          placeholder={t('template.pathsExample')}
           onChange={(e) => set({ pathPrefixes: e.target.value })}
           {...described('filters.pathPrefixes')}
         />
-        <span className="hint">Requests whose path starts with one of these do not count as traffic.</span>
+        <span className="hint">{t('template.pathsHint')}</span>
         {err('filters.pathPrefixes')}
       </div>
 
-      <label htmlFor={`${id}-sources`}>Ignore sources</label>
+      <label htmlFor={`${id}-sources`}>{t('template.sources')}</label>
       <div>
         <input
           id={`${id}-sources`}

@@ -4,16 +4,25 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
-import { formatDuration } from '../../shared/durations.ts';
+import { useTranslation } from 'react-i18next';
+import { HOUR } from '../../shared/durations.ts';
 import type { Route } from '../../shared/routes.ts';
+import { formatDurationIn } from '../../shared/validation.ts';
+import { errorText } from '../lib/errors.ts';
 import { useDashboard } from '../store/context.tsx';
-import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
 
 export const ROUTE_ROW_HEIGHT = 52;
 const COLUMNS = 7;
 
+/** A grace period as the editor would show it: in hours when whole hours, else in minutes, in the language shown. */
+export function useGraceText(): (ms: number) => string {
+  const { i18n } = useTranslation();
+  return (ms) => formatDurationIn(ms, ms % HOUR === 0 ? 'h' : 'min', i18n.language, true);
+}
+
 export function RoutesTable({ routes }: { routes: Route[] }) {
+  const { t } = useTranslation('routes');
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: routes.length,
@@ -31,14 +40,14 @@ export function RoutesTable({ routes }: { routes: Route[] }) {
       <table className="routes" aria-rowcount={routes.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col">App</th>
-            <th scope="col">Owner</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Grace period</th>
-            <th scope="col">Must-be-up ranges</th>
-            <th scope="col">Hosts</th>
+            <th scope="col">{t('table.app')}</th>
+            <th scope="col">{t('table.owner')}</th>
+            <th scope="col">{t('table.enabled')}</th>
+            <th scope="col">{t('table.grace')}</th>
+            <th scope="col">{t('table.ranges')}</th>
+            <th scope="col">{t('table.hosts')}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('table.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -65,6 +74,8 @@ export function RoutesTable({ routes }: { routes: Route[] }) {
 }
 
 function RouteRow({ route, index }: { route: Route; index: number }) {
+  const { t } = useTranslation('routes');
+  const grace = useGraceText();
   const app = useDashboard((s) => s.apps[route.appId]);
   const updateRoute = useDashboard((s) => s.updateRoute);
   const deleteRoute = useDashboard((s) => s.deleteRoute);
@@ -80,7 +91,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
     try {
       await updateRoute(route.id, { enabled });
     } catch (error) {
-      toast('error', `${title}: ${errorText(error)}`);
+      toast('error', t('table.failed', { title, error: errorText(error) }));
     } finally {
       setPending(false);
     }
@@ -90,7 +101,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
     try {
       await deleteRoute(route.id);
     } catch (error) {
-      toast('error', `${title}: ${errorText(error)}`);
+      toast('error', t('table.failed', { title, error: errorText(error) }));
       setPending(false);
     }
   };
@@ -104,10 +115,10 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
       <td>{app?.ownerName ?? route.ownerId}</td>
       <td>
         <Switch checked={route.enabled} disabled={pending} onChange={(on) => void setEnabled(on)}>
-          <span className="visually-hidden">Route of {title} enabled</span>
+          <span className="visually-hidden">{t('table.enabledOf', { title })}</span>
         </Switch>
       </td>
-      <td>{formatDuration(route.gracePeriodMs)}</td>
+      <td>{grace(route.gracePeriodMs)}</td>
       <td
         className="ranges"
         title={route.ranges.map((r) => `${r.days} ${r.start}–${r.end} ${r.timeZone}`).join(', ')}
@@ -127,10 +138,10 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
         {confirmDelete ? (
           <>
             <button type="button" className="danger" disabled={pending} onClick={() => void remove()}>
-              Delete
+              {t('table.delete')}
             </button>
             <button type="button" onClick={() => setConfirmDelete(false)}>
-              Keep
+              {t('table.keep')}
             </button>
           </>
         ) : (
@@ -138,17 +149,17 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
             <button
               type="button"
               onClick={() => editRoute(route.id)}
-              aria-label={`Edit the route of ${title}`}
+              aria-label={t('table.editOf', { title })}
             >
-              Edit
+              {t('table.edit')}
             </button>
             <button
               type="button"
               className="danger-outline"
               onClick={() => setConfirmDelete(true)}
-              aria-label={`Delete the route of ${title}`}
+              aria-label={t('table.deleteOf', { title })}
             >
-              Delete
+              {t('table.delete')}
             </button>
           </>
         )}

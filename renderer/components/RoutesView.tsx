@@ -5,6 +5,7 @@
  * The list is searchable (app, label, owner, host, id) and virtualised (RoutesTable.tsx).
  */
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Route } from '../../shared/routes.ts';
 import { useDashboard } from '../store/context.tsx';
 import { SearchIcon } from './icons.tsx';
@@ -13,6 +14,7 @@ import { RoutesTable } from './RoutesTable.tsx';
 import { RulesSection } from './RulesSection.tsx';
 
 export function RoutesView() {
+  const { t } = useTranslation('routes');
   const routes = useDashboard((s) => s.routes);
   const editing = useDashboard((s) => s.editingRoute);
   const editRoute = useDashboard((s) => s.editRoute);
@@ -36,18 +38,12 @@ export function RoutesView() {
   return (
     <section className="routes-view" aria-labelledby="routes-title">
       <div className="view-head">
-        <h1 id="routes-title">Routes</h1>
-        <p className="muted">
-          A route puts a Clever Cloud app under the reaper. An app is managed while at least one enabled route
-          points at it; a disabled route releases its app after the release delay.
-        </p>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => editRoute('new')}
-          disabled={editing === 'new'}
-        >
-          New route
+        <h1 id="routes-title" tabIndex={-1}>
+          {t('view.title')}
+        </h1>
+        <p className="muted">{t('view.intro')}</p>
+        <button type="button" className="primary" onClick={() => editRoute('new')}>
+          {t('view.newRoute')}
         </button>
       </div>
       {editing && (
@@ -58,31 +54,27 @@ export function RoutesView() {
         />
       )}
       {sorted.length === 0 ? (
-        <p className="empty">No route yet.</p>
+        <p className="empty">{t('view.empty')}</p>
       ) : (
         <>
           <search className="toolbar">
             <label className="search">
               <SearchIcon />
-              <span className="visually-hidden">Search routes</span>
+              <span className="visually-hidden">{t('view.search')}</span>
               <input
                 type="search"
-                placeholder="Search app, label, owner, host or id"
+                placeholder={t('view.searchPlaceholder')}
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
               />
             </label>
             <span className="count" aria-live="polite">
               {shown.length === sorted.length
-                ? `${sorted.length} routes`
-                : `${shown.length} of ${sorted.length} routes`}
+                ? t('view.count', { count: sorted.length })
+                : t('view.countOf', { shown: shown.length, count: sorted.length })}
             </span>
           </search>
-          {shown.length === 0 ? (
-            <p className="empty">No route matches this search.</p>
-          ) : (
-            <RoutesTable routes={shown} />
-          )}
+          {shown.length === 0 ? <p className="empty">{t('view.noMatch')}</p> : <RoutesTable routes={shown} />}
         </>
       )}
       <RulesSection />

@@ -1,39 +1,55 @@
 /**
- * The rule editor: owner (or every owner), name pattern, place in the list, and the route template
- * every matching app gets (grace period, must-be-up ranges, host names and group with placeholders,
- * filters, a dry-run of its own). Before saving, it previews the apps the rule matches now and what
- * saving would do to each (manage it, take it from another rule, or leave it to a rule that comes
- * first or to its route). Checked with the shared schema, refusals land on their fields.
+ * The rule editor, a modal dialog: owner (or every owner), name pattern, place in the list, and the
+ * route template every matching app gets (grace period, must-be-up ranges, host names and group with
+ * placeholders, filters, a dry-run of its own). Before saving, it previews the apps the rule matches
+ * now and what saving would do to each (manage it, take it from another rule, or leave it to a rule
+ * that comes first or to its route). Checked with the shared schema, refusals land on their fields;
+ * closing it with unsaved changes asks first.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Owner, RulePreviewResult } from '../../shared/api.ts';
 import { type Rule, ruleCreateSchema, ruleUpdateSchema } from '../../shared/rules.ts';
+import { errorText } from '../lib/errors.ts';
+import { graceProblems } from '../lib/route-draft.ts';
 import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
+import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
-import { errorText } from '../store/dashboard-store.ts';
+import { EditorDialog } from './EditorDialog.tsx';
 import { Switch } from './form.tsx';
 import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 import { RulePreviewList } from './RulePreviewList.tsx';
 import { useEditorForm } from './use-editor-form.tsx';
 
 export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => void }) {
+  const { t } = useTranslation(['routes', 'validation']);
   const api = useApi();
   const rules = useDashboard((s) => s.rules);
   const createRule = useDashboard((s) => s.createRule);
   const updateRule = useDashboard((s) => s.updateRule);
-  const [draft, setDraft] = useState<RuleDraft>(() =>
+  const [initial] = useState<RuleDraft>(() =>
     ruleDraftOf(rule, rule ? rules.findIndex((r) => r.id === rule.id) : rules.length),
   );
+  const [draft, setDraft] = useState<RuleDraft>(initial);
   const [owners, setOwners] = useState<Owner[] | null>(null);
   const [preview, setPreview] = useState<RulePreviewResult | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
-  const { id, problems, saving, submit, err, described } = useEditorForm({
+  const { confirmLeave } = useUnsavedChanges(
+    JSON.stringify(draft) !== JSON.stringify(initial),
+    t('ruleEditor.unsaved'),
+  );
+  const { id, problems, saving, submit, err, described, text } = useEditorForm({
     fields: () => ruleFieldsOf(draft),
+    precheck: () => graceProblems(draft),
+    units: { gracePeriodMs: draft.graceUnit },
     schema: rule ? ruleUpdateSchema : ruleCreateSchema,
     save: (fields) => (rule ? updateRule(rule.id, fields) : createRule(fields)),
     onDone,
   });
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const close = () => {
+    if (confirmLeave()) onDone();
+  };
 
   useEffect(() => {
     api.listOwners().then(setOwners, () => setOwners([]));
@@ -67,112 +83,132 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
   const places = rule ? rules.length : rules.length + 1;
 
   return (
-    <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-      <h2 id={`${id}-title`}>{rule ? `Edit the rule ${rule.label || rule.pattern}` : 'New rule'}</h2>
-      {problems.form && (
-        <p className="callout danger" role="alert">
-          {problems.form.join('; ')}
-        </p>
-      )}
-      <div className="grid">
-        <label htmlFor={`${id}-owner`}>Owner</label>
-        <div>
-          <select id={`${id}-owner`} value={draft.ownerId} onChange={(e) => set({ ownerId: e.target.value })}>
-            <option value="">Every owner</option>
-            {owners?.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-          {err('ownerId')}
+    <EditorDialog
+      labelledBy={`${id}-title`}
+      onRequestClose={close}
+      fallback={() => document.getElementById('rules-title')}
+    >
+      <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+        <div className="editor-head">
+          <h2 id={`${id}-title`}>
+            {rule
+              ? t('ruleEditor.editTitle', { name: rule.label || rule.pattern })
+              : t('ruleEditor.newTitle')}
+          </h2>
+          <button type="button" className="link" onClick={close}>
+            {t('editor.close')}
+          </button>
         </div>
+        {problems.form && (
+          <p className="callout danger" role="alert">
+            {problems.form.map(text).join(' ')}
+          </p>
+        )}
+        {Object.keys(problems).length > 0 && !problems.form && (
+          <p className="field-error" role="alert">
+            {t('validation:someFields')}
+          </p>
+        )}
+        <div className="grid">
+          <label htmlFor={`${id}-owner`}>{t('ruleEditor.owner')}</label>
+          <div>
+            <select
+              id={`${id}-owner`}
+              value={draft.ownerId}
+              onChange={(e) => set({ ownerId: e.target.value })}
+              {...described('ownerId')}
+            >
+              <option value="">{t('ruleEditor.everyOwner')}</option>
+              {owners?.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+            {err('ownerId')}
+          </div>
 
-        <label htmlFor={`${id}-pattern`}>Name pattern</label>
-        <div>
-          <input
-            id={`${id}-pattern`}
-            value={draft.pattern}
-            placeholder="review-*, *-pr-*"
-            onChange={(e) => set({ pattern: e.target.value })}
-            {...described('pattern')}
+          <label htmlFor={`${id}-pattern`}>{t('ruleEditor.pattern')}</label>
+          <div>
+            <input
+              id={`${id}-pattern`}
+              value={draft.pattern}
+              placeholder={t('ruleEditor.patternPlaceholder')}
+              onChange={(e) => set({ pattern: e.target.value })}
+              {...described('pattern')}
+            />
+            <span className="hint">{t('ruleEditor.patternHint')}</span>
+            {err('pattern')}
+          </div>
+
+          <label htmlFor={`${id}-label`}>{t('ruleEditor.label')}</label>
+          <div>
+            <input
+              id={`${id}-label`}
+              value={draft.label}
+              placeholder={t('ruleEditor.labelPlaceholder')}
+              onChange={(e) => set({ label: e.target.value })}
+              {...described('label')}
+            />
+            {err('label')}
+          </div>
+
+          <label htmlFor={`${id}-position`}>{t('ruleEditor.position')}</label>
+          <div>
+            <select
+              id={`${id}-position`}
+              value={draft.position}
+              onChange={(e) => set({ position: Number(e.target.value) })}
+            >
+              {Array.from({ length: places }, (_, i) => i).map((i) => (
+                <option key={`place-${i}`} value={i}>
+                  {i === 0 ? t('ruleEditor.first', { n: i + 1 }) : t('ruleEditor.place', { n: i + 1 })}
+                </option>
+              ))}
+            </select>
+            <span className="hint">{t('ruleEditor.positionHint')}</span>
+          </div>
+
+          <span>{t('ruleEditor.enabled')}</span>
+          <div>
+            <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
+              <span>{draft.enabled ? t('ruleEditor.enabledOn') : t('ruleEditor.enabledOff')}</span>
+            </Switch>
+          </div>
+
+          <span>{t('ruleEditor.dryRun')}</span>
+          <div>
+            <Switch checked={draft.dryRun} onChange={(dryRun) => set({ dryRun })}>
+              <span>{draft.dryRun ? t('ruleEditor.dryRunOn') : t('ruleEditor.dryRunOff')}</span>
+            </Switch>
+          </div>
+
+          <RouteTemplateFields
+            id={id}
+            draft={draft}
+            set={set}
+            setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+            problems={problems}
+            err={err}
+            described={described}
+            text={text}
+            examples={{
+              hosts: t('ruleEditor.hostsExample'),
+              group: t('ruleEditor.groupExample'),
+              hostsHint: t('ruleEditor.hostsHint'),
+            }}
           />
-          <span className="hint">
-            * any characters, ? one; case-sensitive. Each wildcard is {'{1}'}, {'{2}'}… in the templates
-            below.
-          </span>
-          {err('pattern')}
         </div>
-
-        <label htmlFor={`${id}-label`}>Label</label>
-        <div>
-          <input
-            id={`${id}-label`}
-            value={draft.label}
-            placeholder="optional: the pattern is shown when empty"
-            onChange={(e) => set({ label: e.target.value })}
-          />
+        <RulePreviewList preview={preview} error={previewError} rules={rules} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? t('editor.saving') : rule ? t('ruleEditor.save') : t('ruleEditor.create')}
+          </button>
+          <button type="button" onClick={close}>
+            {t('editor.cancel')}
+          </button>
         </div>
-
-        <label htmlFor={`${id}-position`}>Precedence</label>
-        <div>
-          <select
-            id={`${id}-position`}
-            value={draft.position}
-            onChange={(e) => set({ position: Number(e.target.value) })}
-          >
-            {Array.from({ length: places }, (_, i) => i).map((i) => (
-              <option key={`place-${i}`} value={i}>
-                {i + 1}
-                {i === 0 ? ' (first: wins over the others)' : ''}
-              </option>
-            ))}
-          </select>
-          <span className="hint">The first rule that matches an app takes it; a route always wins.</span>
-        </div>
-
-        <span>Enabled</span>
-        <div>
-          <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
-            <span>{draft.enabled ? 'Matching apps are managed' : 'Disabled: its apps are released'}</span>
-          </Switch>
-        </div>
-
-        <span>Dry-run</span>
-        <div>
-          <Switch checked={draft.dryRun} onChange={(dryRun) => set({ dryRun })}>
-            <span>{draft.dryRun ? 'Its apps are only observed' : 'Its apps are put to sleep'}</span>
-          </Switch>
-        </div>
-
-        <RouteTemplateFields
-          id={id}
-          draft={draft}
-          set={set}
-          setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
-          problems={problems}
-          err={err}
-          described={described}
-          examples={{
-            hosts: '{name}.review.example.com',
-            group: 'pr-{2}',
-            hostsHint: (
-              <>
-                {'{name}'} and {'{1}'}… are made DNS-safe (lower case, dashes).
-              </>
-            ),
-          }}
-        />
-      </div>
-      <RulePreviewList preview={preview} error={previewError} rules={rules} />
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? 'Saving…' : rule ? 'Save the rule' : 'Create the rule'}
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      </form>
+    </EditorDialog>
   );
 }

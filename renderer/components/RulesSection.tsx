@@ -3,14 +3,16 @@
  * app takes it; a route always wins), with enable switches, a move up, and the rule editor.
  */
 import { useMemo, useState } from 'react';
-import { formatDuration } from '../../shared/durations.ts';
+import { useTranslation } from 'react-i18next';
 import type { Rule } from '../../shared/rules.ts';
+import { errorText } from '../lib/errors.ts';
 import { useDashboard } from '../store/context.tsx';
-import { errorText } from '../store/dashboard-store.ts';
 import { Switch } from './form.tsx';
+import { useGraceText } from './RoutesTable.tsx';
 import { RuleEditor } from './RuleEditor.tsx';
 
 export function RulesSection() {
+  const { t } = useTranslation('routes');
   const rules = useDashboard((s) => s.rules);
   const apps = useDashboard((s) => s.apps);
   const [editing, setEditing] = useState<string | 'new' | null>(null);
@@ -23,19 +25,12 @@ export function RulesSection() {
   return (
     <section className="rules" aria-labelledby="rules-title">
       <div className="view-head">
-        <h2 id="rules-title">Rules</h2>
-        <p className="muted">
-          A rule puts every app whose name matches its pattern under the reaper, from the next sweep; an app
-          deleted on Clever Cloud is released. A route always wins over the rules; among rules, the first that
-          matches takes the app.
-        </p>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => setEditing('new')}
-          disabled={editing === 'new'}
-        >
-          New rule
+        <h2 id="rules-title" tabIndex={-1}>
+          {t('rules.title')}
+        </h2>
+        <p className="muted">{t('rules.intro')}</p>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          {t('rules.newRule')}
         </button>
       </div>
       {editing && (
@@ -46,21 +41,21 @@ export function RulesSection() {
         />
       )}
       {rules.length === 0 ? (
-        <p className="empty">No rule yet.</p>
+        <p className="empty">{t('rules.empty')}</p>
       ) : (
         <table className="routes">
           <thead>
             <tr>
-              <th scope="col">#</th>
-              <th scope="col">Pattern</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Apps</th>
-              <th scope="col">Grace period</th>
-              <th scope="col">Hosts</th>
-              <th scope="col">Group</th>
+              <th scope="col">{t('rules.number')}</th>
+              <th scope="col">{t('rules.pattern')}</th>
+              <th scope="col">{t('rules.owner')}</th>
+              <th scope="col">{t('rules.enabled')}</th>
+              <th scope="col">{t('rules.apps')}</th>
+              <th scope="col">{t('rules.grace')}</th>
+              <th scope="col">{t('rules.hosts')}</th>
+              <th scope="col">{t('rules.group')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('rules.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -92,6 +87,8 @@ function RuleRow({
   apps: number;
   onEdit: () => void;
 }) {
+  const { t } = useTranslation('routes');
+  const grace = useGraceText();
   const updateRule = useDashboard((s) => s.updateRule);
   const deleteRule = useDashboard((s) => s.deleteRule);
   const toast = useDashboard((s) => s.toast);
@@ -104,7 +101,7 @@ function RuleRow({
     try {
       await run();
     } catch (error) {
-      toast('error', `${title}: ${errorText(error)}`);
+      toast('error', t('table.failed', { title, error: errorText(error) }));
     } finally {
       setPending(false);
     }
@@ -116,20 +113,20 @@ function RuleRow({
       <th scope="row">
         {title}
         {rule.label && <span className="sub">{rule.pattern}</span>}
-        {rule.dryRun && <span className="pill">dry-run</span>}
+        {rule.dryRun && <span className="pill">{t('rules.dryRun')}</span>}
       </th>
-      <td>{rule.ownerId ?? 'every owner'}</td>
+      <td>{rule.ownerId ?? t('rules.everyOwner')}</td>
       <td>
         <Switch
           checked={rule.enabled}
           disabled={pending}
           onChange={(enabled) => void change(() => updateRule(rule.id, { enabled }))}
         >
-          <span className="visually-hidden">Rule {title} enabled</span>
+          <span className="visually-hidden">{t('rules.enabledOf', { title })}</span>
         </Switch>
       </td>
       <td>{apps}</td>
-      <td>{formatDuration(rule.gracePeriodMs)}</td>
+      <td>{grace(rule.gracePeriodMs)}</td>
       <td className="hosts">{rule.hosts.join(', ') || '—'}</td>
       <td>{rule.group || '—'}</td>
       <td className="actions">
@@ -141,10 +138,10 @@ function RuleRow({
               disabled={pending}
               onClick={() => void change(() => deleteRule(rule.id))}
             >
-              Delete
+              {t('rules.delete')}
             </button>
             <button type="button" onClick={() => setConfirmDelete(false)}>
-              Keep
+              {t('rules.keep')}
             </button>
           </>
         ) : (
@@ -154,21 +151,21 @@ function RuleRow({
                 type="button"
                 disabled={pending}
                 onClick={() => void change(() => updateRule(rule.id, { position: index - 1 }))}
-                aria-label={`Move the rule ${title} up`}
+                aria-label={t('rules.upOf', { title })}
               >
-                Up
+                {t('rules.up')}
               </button>
             )}
-            <button type="button" onClick={onEdit} aria-label={`Edit the rule ${title}`}>
-              Edit
+            <button type="button" onClick={onEdit} aria-label={t('rules.editOf', { title })}>
+              {t('rules.edit')}
             </button>
             <button
               type="button"
               className="danger-outline"
               onClick={() => setConfirmDelete(true)}
-              aria-label={`Delete the rule ${title}`}
+              aria-label={t('rules.deleteOf', { title })}
             >
-              Delete
+              {t('rules.delete')}
             </button>
           </>
         )}

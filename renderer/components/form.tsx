@@ -4,16 +4,26 @@
  * and the accessibility wiring (aria-invalid, aria-describedby).
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../shared/api-errors.ts';
 import { InputError } from '../../shared/errors.ts';
-import { errorText } from '../store/dashboard-store.ts';
+import { problemText } from '../../shared/validation.ts';
+import { i18n } from '../i18n.ts';
+import { errorText } from '../lib/errors.ts';
 
-/** The problems of a refused change, by field ("form" for those of the whole change). */
+/**
+ * The problems of a refused change, by field ("form" for those of the whole change), each in the
+ * language shown (said when called: call it again after a language switch).
+ */
 export function problemsByField(error: unknown): Record<string, string> {
   const list = error instanceof ApiError || error instanceof InputError ? error.problems : [];
-  return list.length
-    ? Object.fromEntries(list.map((p) => [p.field || 'form', p.message]))
-    : { form: errorText(error) };
+  const out: Record<string, string> = {};
+  for (const p of list) {
+    const field = p.field || 'form';
+    const text = problemText(i18n, p);
+    out[field] = out[field] ? `${out[field]} ${text}` : text;
+  }
+  return list.length ? out : { form: errorText(error) };
 }
 
 export function NumberField(props: {
@@ -65,15 +75,16 @@ export function FormProblem({ problem }: { problem: string | undefined }) {
 }
 
 export function SaveRow(props: { label: string; saving?: boolean; saved: boolean; children?: ReactNode }) {
+  const { t } = useTranslation('validation');
   return (
     <div className="form-actions">
       {props.children}
       <button type="submit" className="primary" disabled={props.saving}>
-        {props.saving ? 'Saving…' : props.label}
+        {props.saving ? t('form.saving') : props.label}
       </button>
       {props.saved && (
         <span role="status" className="ok">
-          Saved.
+          {t('form.saved')}
         </span>
       )}
     </div>

@@ -77,10 +77,10 @@ describe('the route editor', () => {
     await user.click(f.getByRole('button', { name: 'Add a range' }));
     await user.clear(f.getByRole('textbox', { name: 'Range 1 weekdays' }));
     await user.type(f.getByRole('textbox', { name: 'Range 1 weekdays' }), 'Weekdays');
-    expect(f.getByText(/'Weekdays' is not a weekday or a range of weekdays/)).toBeTruthy();
+    expect(f.getByText(/^Range 1 weekdays: “Weekdays” is not a weekday or a range of weekdays/)).toBeTruthy();
     await user.click(f.getByRole('button', { name: 'Create the route' }));
-    expect(f.getByText(/an application id looks like app_/)).toBeTruthy();
-    expect(f.getByText('the grace period is at least 1 minute')).toBeTruthy();
+    expect(f.getByText('App: this is required.')).toBeTruthy();
+    expect(f.getByText('Grace period: 0.5 minutes is too short; the least is 1 minute.')).toBeTruthy();
     expect(f.getByLabelText('Grace period').getAttribute('aria-invalid')).toBe('true');
     expect(api.calls.some((c) => c.name === 'createRoute')).toBe(false);
   });

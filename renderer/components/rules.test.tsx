@@ -81,7 +81,9 @@ describe('the rule editor', () => {
     await user.type(form.getByLabelText('Name pattern'), '*-pr-*');
     await user.type(form.getByLabelText('Group'), 'pr-{{3}');
     await user.click(form.getByRole('button', { name: 'Create the rule' }));
-    expect(form.getByText(/\{3\}: the pattern has 2 wildcards/)).toBeTruthy();
+    expect(
+      form.getByText('Group: {3} cannot be filled, the pattern has 2 wildcards; use {name}, {1}…{2}.'),
+    ).toBeTruthy();
     expect(api.calls.some((c) => c.name === 'createRule')).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { HOUR, MINUTE } from '../../shared/durations.ts';
 import { InputError } from '../../shared/errors.ts';
 import { DEFAULT_GRACE_PERIOD_MS, type Route, type RouteCreate } from '../../shared/routes.ts';
 import type { MustBeUpRange } from '../../shared/schedule.ts';
+import { type FieldProblem, parseDecimal } from '../../shared/validation.ts';
 import { msTo } from './format.ts';
 
 export type Unit = 'min' | 'h';
@@ -27,8 +28,8 @@ export interface Draft {
   group: string;
 }
 
-/** Problems by field ('form' for those of no field). */
-export type Problems = Record<string, string[]>;
+/** Problems by field ('form' for those of no field), said in the language shown when rendered. */
+export type Problems = Record<string, FieldProblem[]>;
 
 export const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -56,15 +57,31 @@ export function draftOf(route: Route | null, forApp: { appId: string; ownerId: s
   };
 }
 
+/** The grace period typed, in ms (a decimal comma is a decimal point); NaN when it is not a number. */
+export function graceMs(draft: Pick<Draft, 'grace' | 'graceUnit'>): number {
+  const n = parseDecimal(draft.grace);
+  return n === null ? Number.NaN : Math.round(n * UNITS[draft.graceUnit]);
+}
+
+/** What is wrong with the grace period as typed, before its bounds are checked. */
+export function graceProblems(draft: Pick<Draft, 'grace'>): FieldProblem[] {
+  if (draft.grace.trim() === '') return [{ field: 'gracePeriodMs', code: 'emptyNumber', message: '' }];
+  if (parseDecimal(draft.grace) === null) {
+    return [
+      { field: 'gracePeriodMs', code: 'notNumber', params: { value: draft.grace.trim() }, message: '' },
+    ];
+  }
+  return [];
+}
+
 /** The route fields a draft stands for (checked by the shared schema before sending). */
 export function fieldsOf(draft: Draft) {
-  const graceNumber = Number(draft.grace);
   return {
     appId: draft.appId,
     ownerId: draft.ownerId,
     label: draft.label,
     enabled: draft.enabled,
-    gracePeriodMs: draft.grace.trim() === '' ? Number.NaN : Math.round(graceNumber * UNITS[draft.graceUnit]),
+    gracePeriodMs: graceMs(draft),
     ranges: draft.ranges,
     hosts: list(draft.hosts),
     filters: { pathPrefixes: list(draft.pathPrefixes), sources: list(draft.sources) },
@@ -72,13 +89,33 @@ export function fieldsOf(draft: Draft) {
   } satisfies RouteCreate;
 }
 
+/** The problems of a refusal, by field; null when it has none (a failure that is not bad input). */
 export function problemsFrom(error: unknown): Problems | null {
   const problems = error instanceof ApiError || error instanceof InputError ? error.problems : null;
   if (!problems || problems.length === 0) return null;
   const out: Problems = {};
   for (const p of problems) {
     const field = p.field || 'form';
-    out[field] = [...(out[field] ?? []), p.message];
+    out[field] = [...(out[field] ?? []), p];
   }
   return out;
+}
+
+/**
+ * The grace period an app gets from its enabled routes, as the engine combines them (the longest
+ * wins, see effectiveRouting in shared/routes.ts): `draftMs` is the route being edited (null when it
+ * is disabled or its grace period is not a number yet), `others` the app's other routes. `from` is
+ * the other route that sets it, null when the edited one does (a tie goes to the edited one). Null
+ * when no route of the app is enabled.
+ */
+export function combinedGrace(
+  draftMs: number | null,
+  others: readonly Route[],
+): { ms: number; from: Route | null } | null {
+  let best: { ms: number; from: Route | null } | null =
+    draftMs !== null && Number.isFinite(draftMs) ? { ms: draftMs, from: null } : null;
+  for (const r of others) {
+    if (r.enabled && (best === null || r.gracePeriodMs > best.ms)) best = { ms: r.gracePeriodMs, from: r };
+  }
+  return best;
 }

@@ -7,7 +7,7 @@ import { DEFAULT_GRACE_PERIOD_MS } from '../../shared/routes.ts';
 import type { Rule, RuleCreate } from '../../shared/rules.ts';
 import type { MustBeUpRange } from '../../shared/schedule.ts';
 import { msTo } from './format.ts';
-import { UNITS, type Unit } from './route-draft.ts';
+import { graceMs, UNITS, type Unit } from './route-draft.ts';
 
 export interface RuleDraft {
   label: string;
@@ -60,8 +60,7 @@ export function ruleFieldsOf(draft: RuleDraft) {
     pattern: draft.pattern,
     enabled: draft.enabled,
     dryRun: draft.dryRun,
-    gracePeriodMs:
-      draft.grace.trim() === '' ? Number.NaN : Math.round(Number(draft.grace) * UNITS[draft.graceUnit]),
+    gracePeriodMs: graceMs(draft),
     ranges: draft.ranges,
     hosts: list(draft.hosts),
     group: draft.group,

@@ -379,7 +379,13 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       navigate(place) {
-        const before = get().selectedAppId;
+        // Back or Forward away from a form with unsaved changes asks first (refused: the URL is put back).
+        const s = get();
+        const leaves =
+          (place.view !== undefined && place.view !== s.view) ||
+          (place.editingRoute !== undefined && place.editingRoute !== s.editingRoute);
+        if (leaves && !confirmLeave()) return;
+        const before = s.selectedAppId;
         set(place);
         const after = get().selectedAppId;
         if (after !== before) {

@@ -80,10 +80,10 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
       recordOf(s, appId);
       const now = s.clock.now();
       if (until !== null && until <= now) {
-        throw new InputError([{ field: 'until', message: 'this time is already past' }]);
+        throw InputError.of('until', 'untilPast');
       }
       if (until !== null && until > now + MAX_KEEP_AWAKE_MS) {
-        throw new InputError([{ field: 'until', message: 'at most 30 days from now' }]);
+        throw InputError.of('until', 'untilTooFar');
       }
       return ctx.view(s, await s.engine.keepAwake(appId, until, source));
     },

@@ -39,15 +39,13 @@ export async function runBulk(deps: BulkDeps, input: ParsedInput<'bulk'>): Promi
     throw new InputError(
       unknown
         .slice(0, 20)
-        .map(({ id, index }) => ({ field: `appIds.${index}`, message: `the reaper manages no app ${id}` })),
+        .flatMap(({ id, index }) => InputError.of(`appIds.${index}`, 'notManaged', { value: id }).problems),
     );
   }
   if (action === 'keepAwake' && until !== null && until !== undefined) {
     const now = s.clock.now();
-    if (until <= now) throw new InputError([{ field: 'until', message: 'this time is already past' }]);
-    if (until > now + MAX_KEEP_AWAKE_MS) {
-      throw new InputError([{ field: 'until', message: 'at most 30 days from now' }]);
-    }
+    if (until <= now) throw InputError.of('until', 'untilPast');
+    if (until > now + MAX_KEEP_AWAKE_MS) throw InputError.of('until', 'untilTooFar');
   }
 
   const outcomes: BulkOutcome[] = new Array(appIds.length);

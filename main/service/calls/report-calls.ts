@@ -48,7 +48,10 @@ export interface HistoryFile {
 export function historyFile(raw: unknown, session: () => Session): HistoryFile {
   const { format, ...rest } = (raw ?? {}) as Record<string, unknown>;
   if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
-    throw new InputError([{ field: 'format', message: 'csv or json' }]);
+    throw InputError.of('format', 'notOneOf', {
+      value: String(format ?? ''),
+      options: EXPORT_FORMATS.join(', '),
+    });
   }
   const filter = parseInput(historyFilterSchema, rest);
   const s = session();

@@ -57,10 +57,6 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
   };
 }
 
-/** Why a route to a task app is refused (instance lifetime TASK: it runs and stops by itself). */
-export const TASK_APP_REFUSAL = (name: string) =>
-  `${name} is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it`;
-
 /** A route must point at an app Clever Cloud knows, under that owner, and not at a task app. */
 async function checkApp(s: Session, ownerId: string, appId: string): Promise<void> {
   let app: Awaited<ReturnType<typeof s.clever.getApplication>>;
@@ -74,9 +70,7 @@ async function checkApp(s: Session, ownerId: string, appId: string): Promise<voi
     }
   }
   if (!app) {
-    throw new InputError([
-      { field: 'appId', message: `Clever Cloud knows no app ${appId} owned by ${ownerId}` },
-    ]);
+    throw InputError.of('appId', 'unknownApp', { value: appId, owner: ownerId });
   }
-  if (isTaskApp(app)) throw new InputError([{ field: 'appId', message: TASK_APP_REFUSAL(app.name) }]);
+  if (isTaskApp(app)) throw InputError.of('appId', 'taskApp', { value: app.name });
 }
