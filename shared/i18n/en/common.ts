@@ -4,4 +4,136 @@ export const common = {
     label: 'Language',
     system: 'As the system ({{language}})',
   },
+  /** The six Clever Reaper states, as the dashboard shows them (the lifecycle's "Console" column). */
+  states: {
+    WaitingForInit: 'Initializing',
+    Up: 'Up',
+    WaitingForShutdown: 'Going to sleep',
+    Down: 'Asleep',
+    WaitingForUp: 'Waking up',
+    Error: 'Error',
+  },
+  /** A Clever Cloud state as the Clever Cloud console says it (renderer/lib/clever-status.ts). */
+  cleverStatus: {
+    notRead: 'Not read yet',
+    stopped: 'Stopped',
+    starting: 'Starting',
+    startFailed: 'Start failed',
+    restarting: 'Restarting',
+    restartFailed: 'Running, last deployment failed',
+    running: 'Running',
+    moderated: 'Moderated',
+    defaultOfPayment: 'Payment default',
+    unknown: 'Unknown state',
+  },
+  /** The raw Clever Cloud value, on hover. */
+  cleverRaw: {
+    notRead: 'not read yet',
+    withDeployment: '{{state}}, last deployment {{deployment}}',
+  },
+  /** The dashboard's connection to the reaper. */
+  connection: {
+    live: 'Live',
+    connecting: 'Connecting…',
+    reconnecting: 'Reconnecting…',
+    unauthorized: 'Token refused',
+  },
+  /** Generic buttons and their busy forms. */
+  buttons: {
+    save: 'Save',
+    saving: 'Saving…',
+    saved: 'Saved.',
+    cancel: 'Cancel',
+    close: 'Close',
+    delete: 'Delete',
+    edit: 'Edit',
+    add: 'Add',
+    remove: 'Remove',
+    retry: 'Retry',
+    apply: 'Apply',
+    clear: 'Clear',
+    download: 'Download',
+    back: 'Back',
+    next: 'Next',
+    done: 'Done',
+    ok: 'OK',
+    yes: 'Yes',
+    no: 'No',
+    confirm: 'Confirm',
+    copy: 'Copy',
+    show: 'Show',
+    hide: 'Hide',
+    discard: 'Discard changes',
+    keepEditing: 'Keep editing',
+  },
+  /** What acts on an app, idle and busy. */
+  actions: {
+    reset: 'Reset',
+    resetting: 'Resetting…',
+    wake: 'Wake',
+    waking: 'Waking…',
+    release: 'Disable and release',
+    releasing: 'Disabling…',
+  },
+  /** Where a request came from (TrafficSource). */
+  sources: {
+    'access-log': 'access log',
+    'wake-proxy': 'wake proxy',
+    dashboard: 'dashboard',
+    tray: 'tray',
+    'admin-api': 'admin API',
+    link: 'link',
+  },
+  /** Who made a change (Actor). */
+  actors: {
+    reaper: 'reaper',
+    request: 'request',
+    schedule: 'schedule',
+    outside: 'outside',
+    operator: 'operator',
+  },
+  /** What a history entry that is not a plain transition says it is (HistoryKind). */
+  historyKinds: {
+    transition: 'transition',
+    'stop-asked': 'stop sent',
+    'start-asked': 'start sent',
+    'restart-asked': 'start sent again',
+    'would-sleep': 'would sleep (dry-run)',
+    'would-wake': 'would wake (dry-run)',
+    release: 'released',
+    reset: 'reset',
+    'call-failed': 'call failed',
+    'keep-awake': 'keep awake',
+  },
+  /** Short units, after a number (durations are written "3 h 10 min"). */
+  units: {
+    seconds: '{{count}} s',
+    minutes: '{{count}} min',
+    hours: '{{count}} h',
+    days: '{{count}} d',
+    pair: '{{first}} {{second}}',
+  },
+  /** Unit names, for a field's unit or a message about one. */
+  unitNames: {
+    seconds: 'seconds',
+    minutes: 'minutes',
+    hours: 'hours',
+    days: 'days',
+  },
+  /** Times relative to now. */
+  time: {
+    now: 'now',
+    justNow: 'just now',
+    in: 'in {{duration}}',
+    ago: '{{duration}} ago',
+    /** A time in the viewer's zone, with the same time in another zone. */
+    inZone: '{{time}} ({{zoneTime}} {{zone}})',
+  },
+  appCount_one: '{{count}} app',
+  appCount_other: '{{count}} apps',
+  loading: 'Loading…',
+  none: 'none',
+  never: 'never',
+  unknown: 'unknown',
+  opensElsewhere: '(opens in your browser)',
 } as const;
