@@ -32,19 +32,6 @@ const ALLOWED = new Set(['Clever Reaper', 'Clever Cloud']);
  * issue 17 is resolved.
  */
 const PENDING = new Set<string>([
-  'components/AppCombobox.tsx',
-  'components/AppControls.tsx',
-  'components/AppDetail.tsx',
-  'components/AppFacts.tsx',
-  'components/AppGroup.tsx',
-  'components/AppRow.tsx',
-  'components/AppsTable.tsx',
-  'components/AppsToolbar.tsx',
-  'components/AppsView.tsx',
-  'components/BulkBar.tsx',
-  'components/ConsoleLink.tsx',
-  'components/ErrorCauses.tsx',
-  'components/ErrorExplanation.tsx',
   'components/FirstRun.tsx',
   'components/HistoryView.tsx',
   'components/OperationsSettings.tsx',
@@ -61,9 +48,7 @@ const PENDING = new Set<string>([
   'components/SettingsView.tsx',
   'components/Shell.tsx',
   'components/TeamServer.tsx',
-  'components/Timeline.tsx',
   'components/TokenScreen.tsx',
-  'components/WakeSources.tsx',
   'components/form.tsx',
 ]);
 

@@ -12,6 +12,7 @@ import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
+import { i18n } from '../i18n.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
 import {
@@ -152,7 +153,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'info',
-                text: `${apps[e.appId]!.name} was released: no enabled route or rule manages it any more`,
+                text: i18n.t('apps:toasts.released', { name: apps[e.appId]!.name }),
               });
             }
             delete own()[e.appId];
@@ -175,7 +176,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'alert':
             if (seq === 0 || seq > alerted) {
               alerted = Math.max(alerted, seq);
-              toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
+              toasts.push({
+                id: ++toastId,
+                kind: 'alert',
+                text: i18n.t('apps:toasts.inError', { name: e.name, cause: e.cause }),
+              });
             }
             break;
           case 'routes':
@@ -334,14 +339,14 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           apply(later);
           // A link to an app this reaper does not manage (another reaper's, or released since).
           if (first && selectedAppId && !apps[selectedAppId] && !get().apps[selectedAppId]) {
-            get().toast('info', `No managed app ${selectedAppId} here: the link may be from another reaper`);
+            get().toast('info', i18n.t('apps:toasts.unknownLink', { appId: selectedAppId }));
           }
           const h = get().history;
           if (h && apps[h.appId]) void loadHistory(h.appId);
         } catch (error) {
           if (!replay.failed(ticket)) return;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
-          else get().toast('error', `cannot refresh: ${errorText(error)}`);
+          else get().toast('error', i18n.t('apps:toasts.cannotRefresh', { error: errorText(error) }));
         }
       },
 

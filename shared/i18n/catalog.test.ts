@@ -26,6 +26,15 @@ const placeholders = (text: string) =>
 
 /** Messages that read the same in both languages (names, units, symbols), by full key. */
 const SAME_IN_BOTH = new Set<string>([
+  'apps:toolbar.stateOption',
+  'apps:table.columns.actions',
+  'apps:console.compact',
+  'apps:detail.actions',
+  'apps:detail.requestFrom',
+  'apps:detail.routes',
+  'apps:facts.ignoredLine',
+  'apps:timeline.total',
+  'apps:toasts.failed',
   'common:actors.reaper',
   'common:historyKinds.transition',
   'common:unitNames.minutes',
