@@ -99,6 +99,14 @@ export const common: Messages<typeof en> = {
     'call-failed': 'appel échoué',
     'keep-awake': 'maintenue éveillée',
   },
+  causes: {
+    stopTimeout: 'ne s’est pas arrêtée à temps',
+    startTimeout: 'n’a pas démarré à temps',
+    startFailed: 'échec du démarrage',
+    unsafeLastDeployment: 'dernier déploiement douteux',
+    neverDeployed: 'jamais déployée',
+    unexpectedState: 'état Clever Cloud inattendu',
+  },
   units: {
     seconds: '{{count}} s',
     minutes: '{{count}} min',
