@@ -74,15 +74,6 @@ export const apps = {
     resetAll: 'Reset all {{count}} with this cause',
     unknown: 'unknown cause',
   },
-  /** Short names of the Error causes (the causes themselves stay word for word). */
-  causes: {
-    stopTimeout: 'did not stop in time',
-    startTimeout: 'did not start in time',
-    startFailed: 'failed to start',
-    unsafeLastDeployment: 'unsafe last deployment',
-    neverDeployed: 'never deployed',
-    unexpectedState: 'unexpected Clever Cloud state',
-  },
   bulk: {
     label: 'Selected apps',
     selected_one: '{{count}} selected',

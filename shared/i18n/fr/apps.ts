@@ -76,14 +76,6 @@ export const apps: Messages<typeof en> = {
     resetAll: 'Réinitialiser les {{count}} ayant cette cause',
     unknown: 'cause inconnue',
   },
-  causes: {
-    stopTimeout: 'ne s’est pas arrêtée à temps',
-    startTimeout: 'n’a pas démarré à temps',
-    startFailed: 'échec du démarrage',
-    unsafeLastDeployment: 'dernier déploiement douteux',
-    neverDeployed: 'jamais déployée',
-    unexpectedState: 'état Clever Cloud inattendu',
-  },
   bulk: {
     label: 'Applications sélectionnées',
     selected_one: '{{count}} sélectionnée',
