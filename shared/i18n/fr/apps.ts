@@ -99,7 +99,7 @@ export const apps: Messages<typeof en> = {
     },
     result: '{{action}} : résultat',
     running: '{{action}} : {{count}} applications…',
-    refused: '{{action}} refusé, rien n’a été fait : {{error}}',
+    refused: '« {{action}} » refusé, rien n’a été fait : {{error}}',
     dismiss: 'Masquer',
     perApp: 'Résultat par application',
     succeeded: 'réussie',
