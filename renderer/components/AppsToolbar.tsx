@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AppView, countByState } from '../../shared/app-view.ts';
 import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
-import { currentLanguage } from '../i18n.ts';
+import { compareNames } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { SearchIcon } from './icons.tsx';
 
@@ -22,7 +22,7 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
   const owners = useMemo(() => {
     const map = new Map<string, string>();
     for (const a of all) map.set(a.ownerId, a.ownerName);
-    return [...map].sort((a, b) => a[1].localeCompare(b[1], currentLanguage()));
+    return [...map].sort((a, b) => compareNames(a[1], b[1]));
   }, [all]);
   const searchRef = useRef<HTMLInputElement>(null);
 

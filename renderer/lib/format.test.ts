@@ -16,6 +16,7 @@ import {
   formatMoney,
   formatNumber,
   fullTime,
+  intlLocale,
   KIND_LABELS,
   kindLabel,
   SOURCE_LABELS,
@@ -71,6 +72,20 @@ describe('format.ts in English', () => {
     expect(kindLabel('transition')).toBe('');
   });
 
+  it('takes the browser’s regional tag of the language: en-GB writes the day first', () => {
+    const languages = Object.getOwnPropertyDescriptor(Navigator.prototype, 'languages')!;
+    Object.defineProperty(navigator, 'languages', { configurable: true, get: () => ['fr-FR', 'en-GB'] });
+    try {
+      expect(intlLocale()).toBe('en-GB');
+      expect(fullTime(T)).toBe('Mon 5 Jan, 14:32:10');
+      expect(formatMoney(12.5)).toBe('€12.50');
+    } finally {
+      Reflect.deleteProperty(navigator, 'languages');
+      expect(Object.getOwnPropertyDescriptor(Navigator.prototype, 'languages')).toEqual(languages);
+    }
+    expect(intlLocale()).toBe('en-US');
+  });
+
   it('a range time says its zone only where the zone writes it otherwise than the viewer', () => {
     setViewerTimeZone('Europe/Paris');
     expect(clockTimeIn(T, T, 'Europe/Paris')).toBe('15:32');
@@ -91,6 +106,7 @@ describe('format.ts in French', () => {
   });
 
   it('times, in the zone given', () => {
+    expect(intlLocale()).toBe('fr');
     expect(clockTime(T, T)).toBe('14:32');
     expect(clockTime(T, T + 2 * DAY)).toBe('lun. 14:32');
     expect(fullTime(T)).toBe('lun. 5 janv., 14:32:10');

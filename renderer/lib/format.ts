@@ -1,7 +1,8 @@
 /**
  * How the dashboard writes times, durations, numbers, money and sources, in the current language
- * (renderer/i18n.ts): Intl formatters are made per language and time zone on first use and kept, so
- * switching the language changes what the next call writes. Times are on the engine's clock.
+ * (renderer/i18n.ts; Intl takes the browser's regional tag of that language when it has one, en-GB or
+ * fr-CA): formatters are made per locale and time zone on first use and kept, so switching the
+ * language changes what the next call writes. Times are on the engine's clock.
  *
  * Times are written in the viewer's time zone (the browser's, or `setViewerTimeZone`); each function
  * that writes a time also takes a zone, for a time written as another zone (a must-be-up range's).
@@ -49,9 +50,38 @@ type DateStyle = keyof typeof DATE_STYLES;
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const collators = new Map<string, Intl.Collator>();
+
+/**
+ * The locale Intl writes with: the browser's or system's preferred tag of the current language when
+ * it has one ("en-GB", "fr-CA": their own date order and separators), else the language itself.
+ */
+export function intlLocale(): string {
+  const language = currentLanguage();
+  const tag = (globalThis.navigator?.languages ?? []).find(
+    (t) => t.toLowerCase().split(/[-_]/)[0] === language,
+  );
+  if (!tag) return language;
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? language;
+  } catch {
+    return language;
+  }
+}
+
+/** Compares names as the current language sorts them. */
+export function compareNames(a: string, b: string): number {
+  const locale = intlLocale();
+  let collator = collators.get(locale);
+  if (!collator) {
+    collator = new Intl.Collator(locale);
+    collators.set(locale, collator);
+  }
+  return collator.compare(a, b);
+}
 
 function dateFormat(style: DateStyle, timeZone: string): Intl.DateTimeFormat {
-  const language = currentLanguage();
+  const language = intlLocale();
   const key = `${language}|${timeZone}|${style}`;
   let format = dateFormats.get(key);
   if (!format) {
@@ -62,7 +92,7 @@ function dateFormat(style: DateStyle, timeZone: string): Intl.DateTimeFormat {
 }
 
 function numberFormat(name: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const language = currentLanguage();
+  const language = intlLocale();
   const key = `${language}|${name}`;
   let format = numberFormats.get(key);
   if (!format) {

@@ -1,7 +1,7 @@
 /** Sorting the apps table. */
 import type { AppView } from '../../shared/app-view.ts';
 import { type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
-import { currentLanguage } from '../i18n.ts';
+import { compareNames } from './format.ts';
 
 export type SortKey = 'name' | 'state' | 'owner' | 'lastRequest' | 'sleepsAt';
 export type SortDir = 'asc' | 'desc';
@@ -14,8 +14,7 @@ const STATE_RANK = new Map<ReaperState, number>(STATES_BY_URGENCY.map((state, ra
 const rank = (state: ReaperState) => STATE_RANK.get(state) ?? STATES_BY_URGENCY.length;
 
 /** Names compare as the current language sorts them. */
-const byName = (a: AppView, b: AppView) =>
-  a.name.localeCompare(b.name, currentLanguage()) || a.appId.localeCompare(b.appId);
+const byName = (a: AppView, b: AppView) => compareNames(a.name, b.name) || a.appId.localeCompare(b.appId);
 
 /** Nulls last whatever the direction. */
 function nullable(a: number | null, b: number | null, dir: number): number {
@@ -29,7 +28,7 @@ function nullable(a: number | null, b: number | null, dir: number): number {
 const COMPARE: Record<SortKey, Compare> = {
   name: (a, b, dir) => byName(a, b) * dir,
   state: (a, b, dir) => (rank(a.state) - rank(b.state)) * dir || byName(a, b),
-  owner: (a, b, dir) => a.ownerName.localeCompare(b.ownerName, currentLanguage()) * dir || byName(a, b),
+  owner: (a, b, dir) => compareNames(a.ownerName, b.ownerName) * dir || byName(a, b),
   lastRequest: (a, b, dir) => nullable(a.lastRequestAt, b.lastRequestAt, dir) || byName(a, b),
   sleepsAt: (a, b, dir) => nullable(a.sleepsAt, b.sleepsAt, dir) || byName(a, b),
 };
