@@ -64,7 +64,7 @@ describe('the apps view in French', () => {
     const causes = screen.getByRole('region', { name: 'Causes des erreurs' });
     expect(causes.textContent).toContain('échec du démarrage');
     expect(
-      within(causes).getByRole('button', { name: 'Réinitialiser les 1 ayant cette cause' }),
+      within(causes).getByRole('button', { name: 'Réinitialiser 1 application ayant cette cause' }),
     ).toBeTruthy();
     expect(screen.getByText('3 applications')).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Filtrer par état' }).textContent).toContain('En erreur (1)');

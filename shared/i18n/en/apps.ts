@@ -71,7 +71,8 @@ export const apps = {
   },
   toolbarCauses: {
     heading: 'Error causes',
-    resetAll: 'Reset all {{count}} with this cause',
+    resetAll_one: 'Reset all {{count}} with this cause',
+    resetAll_other: 'Reset all {{count}} with this cause',
     unknown: 'unknown cause',
   },
   bulk: {

@@ -73,7 +73,8 @@ export const apps: Messages<typeof en> = {
   },
   toolbarCauses: {
     heading: 'Causes des erreurs',
-    resetAll: 'Réinitialiser les {{count}} ayant cette cause',
+    resetAll_one: 'Réinitialiser {{count}} application ayant cette cause',
+    resetAll_other: 'Réinitialiser les {{count}} applications ayant cette cause',
     unknown: 'cause inconnue',
   },
   bulk: {
