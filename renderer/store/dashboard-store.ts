@@ -153,7 +153,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'info',
-                text: i18n.t('apps:toasts.released', { name: apps[e.appId]!.name }),
+                text: `${apps[e.appId]!.name} was released: no enabled route or rule manages it any more`,
               });
             }
             delete own()[e.appId];
@@ -176,11 +176,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           case 'alert':
             if (seq === 0 || seq > alerted) {
               alerted = Math.max(alerted, seq);
-              toasts.push({
-                id: ++toastId,
-                kind: 'alert',
-                text: i18n.t('apps:toasts.inError', { name: e.name, cause: e.cause }),
-              });
+              toasts.push({ id: ++toastId, kind: 'alert', text: `${e.name} is in Error: ${e.cause}` });
             }
             break;
           case 'routes':

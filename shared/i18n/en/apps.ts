@@ -302,8 +302,6 @@ export const apps = {
   toasts: {
     disabled: '{{name}}: the reaper is disabled, its routes are switched off',
     failed: '{{name}}: {{error}}',
-    released: '{{name}} was released: no enabled route or rule manages it any more',
-    inError: '{{name}} is in Error: {{cause}}',
     unknownLink: 'No managed app {{appId}} here: the link may be from another reaper',
     cannotRefresh: 'cannot refresh: {{error}}',
   },

@@ -309,8 +309,6 @@ export const apps: Messages<typeof en> = {
   toasts: {
     disabled: '{{name}} : le reaper est désactivé, ses routes sont désactivées',
     failed: '{{name}} : {{error}}',
-    released: '{{name}} a été libérée : plus aucune route ni règle active ne la gère',
-    inError: '{{name}} est en erreur : {{cause}}',
     unknownLink: 'Aucune application gérée {{appId}} ici : le lien vient peut-être d’un autre reaper',
     cannotRefresh: 'actualisation impossible : {{error}}',
   },
