@@ -20,6 +20,8 @@ interface RowProps {
   /** Picked for a bulk action. */
   picked: boolean;
   busy: string | null;
+  /** Why actions are unavailable now (the dashboard is disconnected), or null. */
+  blocked: string | null;
   onOpen: (appId: string) => void;
   onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
   onFocusRow: (index: number) => void;
@@ -36,6 +38,7 @@ export const AppRow = memo(function AppRow({
   selected,
   picked,
   busy,
+  blocked,
   onOpen,
   onAct,
   onFocusRow,
@@ -47,6 +50,7 @@ export const AppRow = memo(function AppRow({
   const tab = tabbable ? 0 : -1;
   const inError = app.state === 'Error';
   const canWake = app.state === 'Down' || app.state === 'WaitingForShutdown';
+  const waking = busy === 'wake' || app.wakeRequestedAt !== null;
   return (
     <tr
       aria-rowindex={index + 2}
@@ -137,7 +141,9 @@ export const AppRow = memo(function AppRow({
             <button
               type="button"
               tabIndex={tab}
-              disabled={busy !== null}
+              disabled={busy !== null || blocked !== null}
+              aria-busy={busy === 'reset' || undefined}
+              title={blocked ?? undefined}
               onClick={() => void onAct(app.appId, 'reset')}
               aria-label={t('row.reset', { name: app.name })}
             >
@@ -148,13 +154,13 @@ export const AppRow = memo(function AppRow({
             <button
               type="button"
               tabIndex={tab}
-              disabled={busy !== null || app.wakeRequestedAt !== null}
+              disabled={busy !== null || app.wakeRequestedAt !== null || blocked !== null}
+              aria-busy={waking || undefined}
+              title={blocked ?? undefined}
               onClick={() => void onAct(app.appId, 'wake')}
               aria-label={t('row.wake', { name: app.name })}
             >
-              {busy === 'wake' || app.wakeRequestedAt !== null
-                ? t('common:actions.waking')
-                : t('common:actions.wake')}
+              {waking ? t('common:actions.waking') : t('common:actions.wake')}
             </button>
           )}
         </div>

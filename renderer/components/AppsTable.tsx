@@ -15,6 +15,7 @@ import { rangesOf } from '../lib/app-cells.ts';
 import type { SortKey } from '../lib/sort.ts';
 import { shownIds, tableRows } from '../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../store/context.tsx';
+import { useActionsBlocked } from './ActionButton.tsx';
 import { AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
@@ -69,6 +70,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const pickAll = useDashboard((s) => s.pickAll);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const compact = useDashboard((s) => s.density === 'compact');
+  const blocked = useActionsBlocked();
   const byOwner = useDashboard((s) => s.groupByOwner);
   const now = useServerNow();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -266,6 +268,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                 selected={app.appId === selectedAppId}
                 picked={picked.ids.has(app.appId)}
                 busy={busy[app.appId] ?? null}
+                blocked={blocked}
                 onOpen={select}
                 onAct={act}
                 onFocusRow={setActive}
