@@ -58,26 +58,35 @@ const collators = new Map<string, Intl.Collator>();
  */
 export function intlLocale(): string {
   const language = currentLanguage();
-  const tag = (globalThis.navigator?.languages ?? []).find(
-    (t) => t.toLowerCase().split(/[-_]/)[0] === language,
-  );
-  if (!tag) return language;
+  const languages = globalThis.navigator?.languages ?? [];
+  // Kept while the language and the browser's list (the same array until it changes) are.
+  if (lastLocale?.language === language && lastLocale.languages === languages) return lastLocale.locale;
+  const tag = languages.find((t) => t.toLowerCase().split(/[-_]/)[0] === language);
+  let locale: string = language;
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? language;
+    if (tag) locale = Intl.getCanonicalLocales(tag)[0] ?? language;
   } catch {
-    return language;
+    // A tag Intl does not take: the language alone.
   }
+  lastLocale = { language, languages, locale };
+  return locale;
 }
+let lastLocale: { language: string; languages: readonly string[]; locale: string } | null = null;
 
-/** Compares names as the current language sorts them. */
-export function compareNames(a: string, b: string): number {
+/** The collator of the current language: take it once for a whole sort. */
+export function nameCollator(): Intl.Collator {
   const locale = intlLocale();
   let collator = collators.get(locale);
   if (!collator) {
     collator = new Intl.Collator(locale);
     collators.set(locale, collator);
   }
-  return collator.compare(a, b);
+  return collator;
+}
+
+/** Compares names as the current language sorts them. */
+export function compareNames(a: string, b: string): number {
+  return nameCollator().compare(a, b);
 }
 
 function dateFormat(style: DateStyle, timeZone: string): Intl.DateTimeFormat {
