@@ -3,13 +3,15 @@
  * "Resetting…"), and disabled with the reason while the dashboard is disconnected from the reaper.
  */
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
-import { ACTION_LABELS, actionsBlockedReason } from '../lib/explain.ts';
+import { actionLabels, actionsBlockedReason } from '../lib/explain.ts';
 import type { AppAction } from '../store/change-actions.ts';
 import { useDashboard } from '../store/context.tsx';
 
 /** Why the app's actions are unavailable now (disconnected), or null. */
 export function useActionsBlocked(): string | null {
+  useTranslation();
   return actionsBlockedReason(useDashboard((s) => s.connection));
 }
 
@@ -29,7 +31,7 @@ export function ActionButton({ app, action, primary = false, pending = false, on
   const blocked = useActionsBlocked();
   const reasonId = useId();
   const running = busy === action || pending;
-  const labels = ACTION_LABELS[action];
+  const labels = actionLabels(action);
   return (
     <>
       <button

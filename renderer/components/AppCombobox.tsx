@@ -6,6 +6,7 @@
  * typed text narrows them. The first option is "all apps" (the empty value).
  */
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export interface ComboOption {
   id: string;
@@ -25,6 +26,7 @@ export function AppCombobox(props: {
   /** The name of a picked app that is not among the options (a released app). */
   valueName?: string;
 }) {
+  const { t } = useTranslation('apps');
   const { id, options, value, onChange, allLabel } = props;
   const listId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -120,7 +122,13 @@ export function AppCombobox(props: {
         }}
         onClick={() => setOpen(true)}
       />
-      <div id={listId} role="listbox" aria-label="Apps" className="combobox-list" hidden={!open}>
+      <div
+        id={listId}
+        role="listbox"
+        aria-label={t('combobox.label')}
+        className="combobox-list"
+        hidden={!open}
+      >
         {open &&
           list.map((o, i) => (
             <div
@@ -144,8 +152,8 @@ export function AppCombobox(props: {
       {open && (matches.total > matches.shown.length || matches.total === 0) && (
         <div className="muted combobox-more">
           {matches.total === 0
-            ? 'No app matches'
-            : `${matches.total - matches.shown.length} more: type to narrow`}
+            ? t('combobox.noMatch')
+            : t('combobox.more', { count: matches.total - matches.shown.length })}
         </div>
       )}
     </div>

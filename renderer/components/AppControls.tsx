@@ -1,18 +1,21 @@
 /** The app's controls that ask before acting: disable the reaper, keep awake until. */
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
 import { HOUR } from '../../shared/durations.ts';
-import { ACTION_LABELS } from '../lib/explain.ts';
+import { actionLabels } from '../lib/explain.ts';
 import { clockTime } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { useActionsBlocked } from './ActionButton.tsx';
 
 export function DisableReaper({ app }: { app: AppView }) {
+  const { t } = useTranslation(['apps', 'common']);
   const act = useDashboard((s) => s.act);
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
   const blocked = useActionsBlocked();
   const [confirming, setConfirming] = useState(false);
+  const releasing = busy === 'release';
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
@@ -26,44 +29,43 @@ export function DisableReaper({ app }: { app: AppView }) {
         title={blocked ?? undefined}
         onClick={() => setConfirming(true)}
       >
-        Disable the reaper
+        {t('controls.disable')}
       </button>
     );
   }
   return (
     // biome-ignore lint/a11y/useSemanticElements: a confirmation inside the panel, not a form
-    <div className="confirm" role="group" aria-label="Confirm: disable the reaper">
+    <div className="confirm" role="group" aria-label={t('controls.confirmLabel')}>
       <p>
-        Disable the reaper for {app.name}? Its routes are switched off and it is released at once
-        {app.state === 'Down' ? ': it is started first, so it is not left asleep' : ''}.
+        {app.state === 'Down'
+          ? t('controls.confirmAsleep', { name: app.name })
+          : t('controls.confirm', { name: app.name })}
       </p>
       <button
         ref={confirmRef}
         type="button"
         className="danger"
         disabled={busy !== null || blocked !== null}
-        aria-busy={busy === 'release' || undefined}
+        aria-busy={releasing || undefined}
         title={blocked ?? undefined}
         onClick={() => void act(app.appId, 'release').finally(() => setConfirming(false))}
       >
-        {busy === 'release' && <span className="spinner" aria-hidden="true" />}
-        {busy === 'release' ? ACTION_LABELS.release.busy : ACTION_LABELS.release.idle}
+        {releasing && <span className="spinner" aria-hidden="true" />}
+        {releasing ? actionLabels('release').busy : actionLabels('release').idle}
       </button>
       <button type="button" onClick={() => setConfirming(false)}>
-        Cancel
+        {t('common:buttons.cancel')}
       </button>
     </div>
   );
 }
 
-const PRESETS = [
-  { label: '1 hour', ms: HOUR },
-  { label: '3 hours', ms: 3 * HOUR },
-  { label: '8 hours', ms: 8 * HOUR },
-];
+/** Keep awake for this many hours from now. */
+const PRESETS = [1, 3, 8];
 
 /** "Keep awake until ...": a preset or a date and time; no sleep before it (a sleeping app is woken). */
 export function KeepAwake({ app, now }: { app: AppView; now: number }) {
+  const { t } = useTranslation(['apps', 'common']);
   const keepAwake = useDashboard((s) => s.keepAwake);
   const busy = useDashboard((s) => s.busy[app.appId] === 'keep-awake');
   const blocked = useActionsBlocked();
@@ -79,47 +81,47 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
   };
   return (
     <section aria-labelledby="keep-heading" className="keep-awake">
-      <h3 id="keep-heading">Keep awake</h3>
+      <h3 id="keep-heading">{t('controls.keepAwake')}</h3>
       {app.keepAwakeUntil !== null ? (
         <p>
-          Kept awake until <strong>{clockTime(app.keepAwakeUntil, now)}</strong>{' '}
+          {t('controls.keptUntil')} <strong>{clockTime(app.keepAwakeUntil, now)}</strong>{' '}
           <button type="button" className="link" disabled={busy} onClick={() => void run(null)}>
-            Cancel
+            {t('common:buttons.cancel')}
           </button>
         </p>
       ) : (
         <p className="muted">
-          No sleep before a time you choose{app.state === 'Down' ? '; the app is woken now' : ''}.
+          {app.state === 'Down' ? t('controls.noSleepBeforeAsleep') : t('controls.noSleepBefore')}
         </p>
       )}
       <div className="row-of-buttons">
-        {PRESETS.map((p) => (
+        {PRESETS.map((hours) => (
           <button
-            key={p.label}
+            key={hours}
             type="button"
             disabled={busy || blocked !== null}
             aria-busy={busy || undefined}
             title={blocked ?? undefined}
-            onClick={() => void run(now + p.ms)}
+            onClick={() => void run(now + hours * HOUR)}
           >
-            {p.label}
+            {t('controls.hours', { count: hours })}
           </button>
         ))}
         <form
           className="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
-            const t = new Date(custom).getTime();
-            if (!custom || Number.isNaN(t)) setError('choose a date and a time');
-            else void run(t);
+            const at = new Date(custom).getTime();
+            if (!custom || Number.isNaN(at)) setError(t('controls.chooseTime'));
+            else void run(at);
           }}
         >
           <label>
-            <span className="visually-hidden">Keep awake until</span>
+            <span className="visually-hidden">{t('controls.keepUntil')}</span>
             <input type="datetime-local" value={custom} onChange={(e) => setCustom(e.target.value)} />
           </label>
           <button type="submit" disabled={busy || blocked !== null} title={blocked ?? undefined}>
-            Keep awake until
+            {t('controls.keepUntil')}
           </button>
         </form>
       </div>

@@ -2,16 +2,28 @@
  * The details of one app, beside the table: its state and cause, Reset / Wake / Keep awake / Disable
  * the reaper, its routes and must-be-up ranges with the next transitions, and its history as a
  * timeline and a list of transitions with who acted and why. Escape closes it.
+ *
+ * A non-modal dialog (the table stays usable beside it): a div with role="dialog" named by its
+ * heading, which takes the focus when it opens; Escape or the close button closes it and gives the
+ * focus back to the app's row. Its head is a plain div, not a <header>: a header outside a sectioning
+ * element would be a second banner landmark.
  */
 
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppDetail as Detail } from '../../shared/api.ts';
 import type { AppView } from '../../shared/app-view.ts';
-import { formatDuration } from '../../shared/durations.ts';
-import { ALWAYS_UP_TEXT, formatZoned } from '../../shared/schedule.ts';
-import { noteCell, sleepCell } from '../lib/app-cells.ts';
+import { noteCell, rangesOf, rangeZoneAt, sleepCell } from '../lib/app-cells.ts';
 import { resetOutcome, wakeOutcome } from '../lib/explain.ts';
-import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import {
+  ago,
+  dateTimeIn,
+  formatDuration,
+  fullTime,
+  shortDuration,
+  sourceLabel,
+  stateLabel,
+} from '../lib/format.ts';
 import { useApi, useDashboard, useServerNow } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { ActionButton } from './ActionButton.tsx';
@@ -27,6 +39,7 @@ import { Timeline } from './Timeline.tsx';
 import { WakeSourcesSection } from './WakeSources.tsx';
 
 export function AppDetailPanel({ appId }: { appId: string }) {
+  const { t } = useTranslation('apps');
   const app = useDashboard((s) => s.apps[appId]);
   const select = useDashboard((s) => s.select);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -54,8 +67,8 @@ export function AppDetailPanel({ appId }: { appId: string }) {
 
   if (!app) return null;
   return (
-    <aside className="drawer" role="dialog" aria-modal="false" aria-labelledby="detail-heading">
-      <header className="drawer-head">
+    <div className="drawer" role="dialog" aria-modal="false" aria-labelledby="detail-heading">
+      <div className="drawer-head">
         <div>
           <h2 id="detail-heading" ref={headingRef} tabIndex={-1}>
             {app.name}
@@ -68,18 +81,19 @@ export function AppDetailPanel({ appId }: { appId: string }) {
           </p>
         </div>
         <StateBadge state={app.state} />
-        <button type="button" className="icon" onClick={() => select(null)} aria-label="Close the details">
+        <button type="button" className="icon" onClick={() => select(null)} aria-label={t('detail.close')}>
           <CloseIcon />
         </button>
-      </header>
+      </div>
       <div className="drawer-body">
         <Body app={app} />
       </div>
-    </aside>
+    </div>
   );
 }
 
 function Body({ app }: { app: AppView }) {
+  const { t } = useTranslation(['apps', 'common']);
   const api = useApi();
   const routes = useDashboard((s) => s.routes);
   const rules = useDashboard((s) => s.rules);
@@ -118,16 +132,18 @@ function Body({ app }: { app: AppView }) {
     };
   }, [api, app.appId, routes, rules]);
 
-  const sleep = sleepCell(app, now);
+  const sleep = sleepCell(app, now, rangesOf(app, routes, rules));
   const note = noteCell(app, now);
   const entries = history?.appId === app.appId ? history.entries : [];
+  const inError = app.state === 'Error';
+  const canWake = app.state === 'Down' || app.state === 'WaitingForShutdown';
 
   return (
     <>
       <ErrorExplanation app={app} history={entries} onOutcome={(answer) => tell('reset', answer)} />
 
-      <section className="actions-bar" aria-label="Actions">
-        {(app.state === 'Down' || app.state === 'WaitingForShutdown') && (
+      <section className="actions-bar" aria-label={t('detail.actions')}>
+        {canWake && (
           <ActionButton
             app={app}
             action="wake"
@@ -136,9 +152,7 @@ function Body({ app }: { app: AppView }) {
             onDone={(answer) => tell('wake', answer)}
           />
         )}
-        {app.state !== 'Error' && (
-          <ActionButton app={app} action="reset" onDone={(answer) => tell('reset', answer)} />
-        )}
+        {!inError && <ActionButton app={app} action="reset" onDone={(answer) => tell('reset', answer)} />}
         <DisableReaper app={app} />
       </section>
 
@@ -148,26 +162,34 @@ function Body({ app }: { app: AppView }) {
       </p>
 
       <dl className="facts">
-        <dt>State</dt>
+        <dt>{t('detail.state')}</dt>
         <dd>
-          {app.label} for {shortDuration(now - app.stateSince)}{' '}
-          <span className="muted">(since {fullTime(app.stateSince)})</span>
+          {t('detail.stateFor', {
+            state: stateLabel(app.state),
+            duration: shortDuration(now - app.stateSince),
+          })}{' '}
+          <span className="muted">{t('detail.since', { time: fullTime(app.stateSince) })}</span>
         </dd>
         <dt>Clever Cloud</dt>
         <dd>
           <CleverStateLabel app={app} />
         </dd>
-        <dt>Last request</dt>
+        <dt>{t('detail.lastRequest')}</dt>
         <dd>
           {app.lastRequestAt === null
-            ? 'none seen'
-            : `${ago(app.lastRequestAt, now)}${app.lastRequestSource ? `, ${SOURCE_LABELS[app.lastRequestSource]}` : ''}`}
+            ? t('row.noRequest')
+            : app.lastRequestSource
+              ? t('detail.requestFrom', {
+                  ago: ago(app.lastRequestAt, now),
+                  source: sourceLabel(app.lastRequestSource),
+                })
+              : ago(app.lastRequestAt, now)}
         </dd>
-        <dt>Grace period</dt>
-        <dd>{app.gracePeriodMs === null ? 'no enabled route' : formatDuration(app.gracePeriodMs)}</dd>
+        <dt>{t('detail.gracePeriod')}</dt>
+        <dd>{app.gracePeriodMs === null ? t('detail.noRoute') : formatDuration(app.gracePeriodMs)}</dd>
         {sleep && (
           <>
-            <dt>Sleep</dt>
+            <dt>{t('detail.sleep')}</dt>
             <dd>
               {sleep.main}
               {sleep.sub ? ` (${sleep.sub})` : ''}
@@ -177,7 +199,7 @@ function Body({ app }: { app: AppView }) {
         {detail && <Durations durations={detail.durations} />}
         {note && !app.cause && (
           <>
-            <dt>Note</dt>
+            <dt>{t('detail.note')}</dt>
             <dd className={note.tone}>{note.text}</dd>
           </>
         )}
@@ -185,14 +207,12 @@ function Body({ app }: { app: AppView }) {
 
       {detail?.group && <AppGroup group={detail.group} appId={app.appId} />}
 
-      {app.state !== 'Error' && <KeepAwake app={app} now={now} />}
+      {!inError && <KeepAwake app={app} now={now} />}
 
       <section aria-labelledby="ranges-heading">
-        <h3 id="ranges-heading">Must-be-up ranges</h3>
+        <h3 id="ranges-heading">{t('detail.ranges')}</h3>
         {detailError && <p className="danger">{detailError}</p>}
-        {detail && detail.ranges.length === 0 && (
-          <p className="muted">None: the grace period alone decides.</p>
-        )}
+        {detail && detail.ranges.length === 0 && <p className="muted">{t('detail.noRanges')}</p>}
         {detail && detail.ranges.length > 0 && (
           <>
             <ul className="plain">
@@ -202,14 +222,17 @@ function Body({ app }: { app: AppView }) {
                 </li>
               ))}
             </ul>
-            <p className="muted">Next:</p>
-            {detail.nextTransitions.length === 0 && <p className="muted">{ALWAYS_UP_TEXT}</p>}
+            <p className="muted">{t('detail.next')}</p>
+            {detail.nextTransitions.length === 0 && <p className="muted">{t('detail.alwaysUp')}</p>}
             <ul className="plain transitions">
-              {detail.nextTransitions.map((t) => (
-                <li key={t.at}>
-                  {t.up ? 'up from' : 'may sleep from'} {formatZoned(t.at, detail.ranges[0]!.timeZone)}
-                </li>
-              ))}
+              {detail.nextTransitions.map((next) => {
+                const time = dateTimeIn(next.at, rangeZoneAt(detail.ranges, next.at, next.up));
+                return (
+                  <li key={next.at}>
+                    {next.up ? t('detail.upFrom', { time }) : t('detail.maySleepFrom', { time })}
+                  </li>
+                );
+              })}
             </ul>
           </>
         )}
@@ -219,17 +242,19 @@ function Body({ app }: { app: AppView }) {
       {detail && <WakeSourcesSection sources={detail.wakeSources} />}
 
       <section aria-labelledby="routes-heading">
-        <h3 id="routes-heading">Routes</h3>
+        <h3 id="routes-heading">{t('detail.routes')}</h3>
         <ul className="plain">
           {(detail?.routes ?? routes.filter((r) => r.appId === app.appId)).map((r) => (
             <li key={r.id} className="route-line">
               <span className={r.enabled ? '' : 'muted'}>
-                {r.label ? `${r.label}: ` : ''}
-                {r.enabled ? 'enabled' : 'disabled'}, grace period {formatDuration(r.gracePeriodMs)}
+                {r.label ? t('detail.routeLabel', { label: r.label }) : ''}
+                {r.enabled ? t('detail.enabled') : t('detail.disabled')}
+                {t('detail.routeGrace', { duration: formatDuration(r.gracePeriodMs) })}
                 {r.hosts.length ? ` · ${r.hosts.join(', ')}` : ''}
               </span>
               <button type="button" className="link" onClick={() => editRoute(r.id)}>
-                Edit<span className="visually-hidden"> the route {r.label}</span>
+                {t('detail.edit')}
+                <span className="visually-hidden">{t('detail.editRoute', { label: r.label })}</span>
               </button>
             </li>
           ))}
@@ -237,8 +262,8 @@ function Body({ app }: { app: AppView }) {
       </section>
 
       <section aria-labelledby="history-heading">
-        <h3 id="history-heading">History</h3>
-        {history?.loading && <p className="muted">Loading the history…</p>}
+        <h3 id="history-heading">{t('detail.history')}</h3>
+        {history?.loading && <p className="muted">{t('detail.loadingHistory')}</p>}
         {history?.error && <p className="danger">{history.error}</p>}
         <Timeline history={entries} state={app.state} now={now} />
         <HistoryList entries={entries} />

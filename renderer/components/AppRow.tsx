@@ -1,14 +1,18 @@
 /** One row of the apps table: the app, its states, last request, sleep time, notes and actions. */
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
+import type { MustBeUpRange } from '../../shared/schedule.ts';
 import { noteCell, sleepCell } from '../lib/app-cells.ts';
-import { ago, fullTime, SOURCE_LABELS, shortDuration } from '../lib/format.ts';
+import { ago, fullTime, shortDuration, sourceLabel } from '../lib/format.ts';
 import { CleverStateLabel } from './CleverStateLabel.tsx';
 import { ConsoleLink } from './ConsoleLink.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 interface RowProps {
   app: AppView;
+  /** The must-be-up ranges that apply to it (their zones are said with their times). */
+  ranges: readonly MustBeUpRange[];
   index: number;
   now: number;
   tabbable: boolean;
@@ -16,6 +20,8 @@ interface RowProps {
   /** Picked for a bulk action. */
   picked: boolean;
   busy: string | null;
+  /** Why actions are unavailable now (the dashboard is disconnected), or null. */
+  blocked: string | null;
   onOpen: (appId: string) => void;
   onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
   onFocusRow: (index: number) => void;
@@ -25,20 +31,26 @@ interface RowProps {
 
 export const AppRow = memo(function AppRow({
   app,
+  ranges,
   index,
   now,
   tabbable,
   selected,
   picked,
   busy,
+  blocked,
   onOpen,
   onAct,
   onFocusRow,
   onPick,
 }: RowProps) {
-  const sleep = sleepCell(app, now);
+  const { t } = useTranslation(['apps', 'common']);
+  const sleep = sleepCell(app, now, ranges);
   const note = noteCell(app, now);
   const tab = tabbable ? 0 : -1;
+  const inError = app.state === 'Error';
+  const canWake = app.state === 'Down' || app.state === 'WaitingForShutdown';
+  const waking = busy === 'wake' || app.wakeRequestedAt !== null;
   return (
     <tr
       aria-rowindex={index + 2}
@@ -54,7 +66,7 @@ export const AppRow = memo(function AppRow({
           type="checkbox"
           tabIndex={-1}
           checked={picked}
-          aria-label={`Select ${app.name}`}
+          aria-label={t('row.pick', { name: app.name })}
           // A click (with Shift or not) picks; the change itself is the store's.
           onChange={() => {}}
           onClick={(e) => onPick(app.appId, e.shiftKey)}
@@ -66,22 +78,22 @@ export const AppRow = memo(function AppRow({
             type="button"
             className="open"
             tabIndex={tab}
-            title={`${app.appId}: open the details`}
+            title={t('row.open', { appId: app.appId })}
             onClick={() => onOpen(app.appId)}
           >
             {app.name}
           </button>
           <span className="sub">
             <span>{app.ownerName}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
-            {app.group && <span className="group-tag"> · group {app.group}</span>}
+            {app.group && <span className="group-tag"> · {t('row.group', { group: app.group })}</span>}
           </span>
         </div>
       </td>
       <td>
         <div className="cell">
           <StateBadge state={app.state} />
-          <span className="sub" title={`since ${fullTime(app.stateSince)}`}>
-            for {shortDuration(now - app.stateSince)}
+          <span className="sub" title={t('row.since', { time: fullTime(app.stateSince) })}>
+            {t('row.for', { duration: shortDuration(now - app.stateSince) })}
           </span>
         </div>
       </td>
@@ -93,11 +105,11 @@ export const AppRow = memo(function AppRow({
       <td>
         <div className="cell">
           {app.lastRequestAt === null ? (
-            <span className="muted">none seen</span>
+            <span className="muted">{t('row.noRequest')}</span>
           ) : (
             <>
               <span title={fullTime(app.lastRequestAt)}>{ago(app.lastRequestAt, now)}</span>
-              <span className="sub">{app.lastRequestSource ? SOURCE_LABELS[app.lastRequestSource] : ''}</span>
+              <span className="sub">{app.lastRequestSource ? sourceLabel(app.lastRequestSource) : ''}</span>
             </>
           )}
         </div>
@@ -125,26 +137,30 @@ export const AppRow = memo(function AppRow({
       </td>
       <td>
         <div className="cell actions">
-          {app.state === 'Error' && (
+          {inError && (
             <button
               type="button"
               tabIndex={tab}
-              disabled={busy !== null}
+              disabled={busy !== null || blocked !== null}
+              aria-busy={busy === 'reset' || undefined}
+              title={blocked ?? undefined}
               onClick={() => void onAct(app.appId, 'reset')}
-              aria-label={`Reset ${app.name}`}
+              aria-label={t('row.reset', { name: app.name })}
             >
-              {busy === 'reset' ? 'Resetting…' : 'Reset'}
+              {busy === 'reset' ? t('common:actions.resetting') : t('common:actions.reset')}
             </button>
           )}
-          {(app.state === 'Down' || app.state === 'WaitingForShutdown') && (
+          {canWake && (
             <button
               type="button"
               tabIndex={tab}
-              disabled={busy !== null || app.wakeRequestedAt !== null}
+              disabled={busy !== null || app.wakeRequestedAt !== null || blocked !== null}
+              aria-busy={waking || undefined}
+              title={blocked ?? undefined}
               onClick={() => void onAct(app.appId, 'wake')}
-              aria-label={`Wake ${app.name}`}
+              aria-label={t('row.wake', { name: app.name })}
             >
-              {busy === 'wake' || app.wakeRequestedAt !== null ? 'Waking…' : 'Wake'}
+              {waking ? t('common:actions.waking') : t('common:actions.wake')}
             </button>
           )}
         </div>

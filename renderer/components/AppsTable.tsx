@@ -8,25 +8,32 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type MouseEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
+import type { MustBeUpRange } from '../../shared/schedule.ts';
+import { rangesOf } from '../lib/app-cells.ts';
 import type { SortKey } from '../lib/sort.ts';
 import { shownIds, tableRows } from '../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../store/context.tsx';
+import { useActionsBlocked } from './ActionButton.tsx';
 import { AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
 export const COMPACT_ROW_HEIGHT = 28;
 
-const COLUMNS: { key: SortKey | null; label: string; className: string }[] = [
-  { key: null, label: 'Select', className: 'c-pick' },
-  { key: 'name', label: 'App', className: 'c-app' },
-  { key: 'state', label: 'State', className: 'c-state' },
-  { key: null, label: 'Clever Cloud', className: 'c-clever' },
-  { key: 'lastRequest', label: 'Last request', className: 'c-request' },
-  { key: 'sleepsAt', label: 'Sleeps at', className: 'c-sleep' },
-  { key: null, label: 'Cause / notes', className: 'c-notes' },
-  { key: null, label: 'Actions', className: 'c-actions' },
+/** The columns, each with its header's words (`apps:table.columns.*`; Clever Cloud is a name). */
+type Column = 'pick' | 'app' | 'state' | 'clever' | 'lastRequest' | 'sleepsAt' | 'notes' | 'actions';
+const COLUMNS: { id: Column; key: SortKey | null; className: string }[] = [
+  { id: 'pick', key: null, className: 'c-pick' },
+  { id: 'app', key: 'name', className: 'c-app' },
+  { id: 'state', key: 'state', className: 'c-state' },
+  { id: 'clever', key: null, className: 'c-clever' },
+  { id: 'lastRequest', key: 'lastRequest', className: 'c-request' },
+  { id: 'sleepsAt', key: 'sleepsAt', className: 'c-sleep' },
+  { id: 'notes', key: null, className: 'c-notes' },
+  { id: 'actions', key: null, className: 'c-actions' },
 ];
+const NO_RANGES: readonly MustBeUpRange[] = [];
 
 const HEADER_HEIGHT = 34;
 const FOCUSABLE = '.open, .group-toggle';
@@ -37,6 +44,20 @@ const FOCUSABLE = '.open, .group-toggle';
  * details); one row at a time is in the tab order, arrows move between rows.
  */
 export function AppsTable({ apps }: { apps: AppView[] }) {
+  const { t } = useTranslation('apps');
+  const routes = useDashboard((s) => s.routes);
+  const rules = useDashboard((s) => s.rules);
+  /** Each app's must-be-up ranges (for the zones of the times they set), kept while the routes are. */
+  const rangesByApp = useMemo(() => {
+    const out = new Map<string, readonly MustBeUpRange[]>();
+    for (const app of apps) {
+      if (!app.hasRanges) continue;
+      const ranges = rangesOf(app, routes, rules);
+      if (ranges.length) out.set(app.appId, ranges);
+    }
+    return out;
+  }, [apps, routes, rules]);
+  const label = (id: Column) => (id === 'clever' ? 'Clever Cloud' : t(`table.columns.${id}`));
   const sort = useDashboard((s) => s.sort);
   const setSort = useDashboard((s) => s.setSort);
   const select = useDashboard((s) => s.select);
@@ -49,6 +70,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const pickAll = useDashboard((s) => s.pickAll);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const compact = useDashboard((s) => s.density === 'compact');
+  const blocked = useActionsBlocked();
   const byOwner = useDashboard((s) => s.groupByOwner);
   const now = useServerNow();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -156,19 +178,19 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
     <div ref={scrollRef} className="table-scroll">
       <table
         className={`apps ${compact ? 'compact' : ''}`}
-        aria-label="Managed apps"
+        aria-label={t('table.label')}
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
           {COLUMNS.map((c) => (
-            <col key={c.label} className={c.className} />
+            <col key={c.id} className={c.className} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
             {COLUMNS.map((c) => (
               <th
-                key={c.label}
+                key={c.id}
                 scope="col"
                 aria-sort={
                   c.key && sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
@@ -176,16 +198,16 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
               >
                 {c.key ? (
                   <button type="button" className="sort" onClick={() => setSort(c.key!)}>
-                    {c.label}
+                    {label(c.id)}
                     <span aria-hidden="true" className="arrow">
                       {sort.key === c.key ? (sort.dir === 'asc' ? '▲' : '▼') : ''}
                     </span>
                   </button>
-                ) : c.className === 'c-pick' ? (
+                ) : c.id === 'pick' ? (
                   <input
                     type="checkbox"
-                    aria-label="Select all the apps shown"
-                    title="Select all the apps shown (Ctrl+A)"
+                    aria-label={t('table.pickAll')}
+                    title={t('table.pickAllHint')}
                     checked={allPicked}
                     ref={(el) => {
                       if (el) el.indeterminate = somePicked;
@@ -193,7 +215,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                     onChange={() => pickAll(order)}
                   />
                 ) : (
-                  <span className={c.label === 'Actions' ? 'visually-hidden' : ''}>{c.label}</span>
+                  <span className={c.id === 'actions' ? 'visually-hidden' : ''}>{label(c.id)}</span>
                 )}
               </th>
             ))}
@@ -239,12 +261,14 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
               <Row
                 key={app.appId}
                 app={app}
+                ranges={rangesByApp.get(app.appId) ?? NO_RANGES}
                 index={item.index}
                 now={now}
                 tabbable={item.index === activeIndex}
                 selected={app.appId === selectedAppId}
                 picked={picked.ids.has(app.appId)}
                 busy={busy[app.appId] ?? null}
+                blocked={blocked}
                 onOpen={select}
                 onAct={act}
                 onFocusRow={setActive}

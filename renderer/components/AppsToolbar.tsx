@@ -3,12 +3,15 @@
  * of the rows, the count of apps shown.
  */
 import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type AppView, countByState } from '../../shared/app-view.ts';
-import { CONSOLE_LABELS, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import { compareNames } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { SearchIcon } from './icons.tsx';
 
 export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
+  const { t } = useTranslation(['apps', 'common']);
   const filters = useDashboard((s) => s.filters);
   const setFilters = useDashboard((s) => s.setFilters);
   const density = useDashboard((s) => s.density);
@@ -19,7 +22,7 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
   const owners = useMemo(() => {
     const map = new Map<string, string>();
     for (const a of all) map.set(a.ownerId, a.ownerName);
-    return [...map].sort((a, b) => a[1].localeCompare(b[1]));
+    return [...map].sort((a, b) => compareNames(a[1], b[1]));
   }, [all]);
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -41,38 +44,38 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
     <search className="toolbar">
       <label className="search">
         <SearchIcon />
-        <span className="visually-hidden">Search apps</span>
+        <span className="visually-hidden">{t('toolbar.search')}</span>
         <input
           ref={searchRef}
           type="search"
-          placeholder="Search name, id or owner   /"
+          placeholder={t('toolbar.searchPlaceholder')}
           value={filters.search}
           onChange={(e) => setFilters({ search: e.target.value })}
         />
       </label>
       <label>
-        <span className="visually-hidden">State</span>
+        <span className="visually-hidden">{t('toolbar.state')}</span>
         <select
           value={filters.state}
           onChange={(e) => setFilters({ state: e.target.value as ReaperState | '' })}
-          aria-label="Filter by state"
+          aria-label={t('toolbar.byState')}
         >
-          <option value="">All states</option>
+          <option value="">{t('toolbar.allStates')}</option>
           {REAPER_STATES.map((s) => (
             <option key={s} value={s}>
-              {CONSOLE_LABELS[s]} ({counts[s]})
+              {t('toolbar.stateOption', { state: t(`common:states.${s}`), count: counts[s] })}
             </option>
           ))}
         </select>
       </label>
       <label>
-        <span className="visually-hidden">Owner</span>
+        <span className="visually-hidden">{t('toolbar.owner')}</span>
         <select
           value={filters.ownerId}
           onChange={(e) => setFilters({ ownerId: e.target.value })}
-          aria-label="Filter by owner"
+          aria-label={t('toolbar.byOwner')}
         >
-          <option value="">All owners</option>
+          <option value="">{t('toolbar.allOwners')}</option>
           {owners.map(([id, name]) => (
             <option key={id} value={id}>
               {name}
@@ -86,11 +89,11 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
           checked={filters.errorsOnly}
           onChange={(e) => setFilters({ errorsOnly: e.target.checked })}
         />
-        Errors only ({counts.Error})
+        {t('toolbar.errorsOnly', { count: counts.Error })}
       </label>
       <label className="check">
         <input type="checkbox" checked={byOwner} onChange={(e) => setGroupByOwner(e.target.checked)} />
-        Group by owner
+        {t('toolbar.groupByOwner')}
       </label>
       <label className="check">
         <input
@@ -98,10 +101,12 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
           checked={density === 'compact'}
           onChange={(e) => setDensity(e.target.checked ? 'compact' : 'comfortable')}
         />
-        Compact rows
+        {t('toolbar.compact')}
       </label>
       <span className="count" aria-live="polite">
-        {shown === all.length ? `${all.length} apps` : `${shown} of ${all.length} apps`}
+        {shown === all.length
+          ? t('toolbar.count', { count: all.length })
+          : t('toolbar.countOf', { shown, count: all.length })}
       </span>
     </search>
   );

@@ -4,6 +4,7 @@
  * the causes of the apps in Error, and bulk actions on the apps picked (BulkBar.tsx).
  */
 import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { matchesFilter } from '../../shared/app-view.ts';
 import { pickedIn } from '../lib/selection.ts';
 import { sortApps } from '../lib/sort.ts';
@@ -15,6 +16,7 @@ import { BulkBar, BulkResultPanel } from './BulkBar.tsx';
 import { ErrorCauses } from './ErrorCauses.tsx';
 
 export function AppsView() {
+  const { t } = useTranslation('apps');
   const apps = useDashboard((s) => s.apps);
   const filters = useDashboard((s) => s.filters);
   const sort = useDashboard((s) => s.sort);
@@ -59,7 +61,7 @@ export function AppsView() {
   return (
     <section className="apps-view" aria-labelledby="apps-heading">
       <h1 id="apps-heading" className="visually-hidden">
-        Managed apps
+        {t('view.heading')}
       </h1>
       <Toolbar all={all} shown={visible.length} />
       <ErrorCauses all={all} />
@@ -69,7 +71,7 @@ export function AppsView() {
         <EmptyApps />
       ) : visible.length === 0 ? (
         <div className="empty">
-          <p>No app matches these filters.</p>
+          <p>{t('view.noMatch')}</p>
           <ClearFilters />
         </div>
       ) : (
@@ -84,25 +86,25 @@ function isCheckbox(el: HTMLElement): boolean {
 }
 
 function EmptyApps() {
+  const { t } = useTranslation('apps');
   const editRoute = useDashboard((s) => s.editRoute);
   return (
     <div className="empty">
-      <p>No app is under the reaper yet.</p>
-      <p className="muted">
-        A route puts a Clever Cloud app under the reaper: pick an app, set its grace period.
-      </p>
+      <p>{t('view.empty')}</p>
+      <p className="muted">{t('view.emptyHint')}</p>
       <button type="button" className="primary" onClick={() => editRoute('new')}>
-        New route
+        {t('view.newRoute')}
       </button>
     </div>
   );
 }
 
 export function ClearFilters() {
+  const { t } = useTranslation('apps');
   const setFilters = useDashboard((s) => s.setFilters);
   return (
     <button type="button" onClick={() => setFilters(INITIAL_FILTERS)}>
-      Clear the filters
+      {t('view.clearFilters')}
     </button>
   );
 }

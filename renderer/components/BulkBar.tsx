@@ -3,7 +3,8 @@
  * confirmation), then the result per app: which succeeded, which were refused and why.
  */
 import { useId, useState } from 'react';
-import { BULK_LABELS, type BulkAction } from '../../shared/bulk.ts';
+import { useTranslation } from 'react-i18next';
+import type { BulkAction } from '../../shared/bulk.ts';
 import { HOUR } from '../../shared/durations.ts';
 import { useDashboard, useServerNow } from '../store/context.tsx';
 import type { BulkRun } from '../store/pick-actions.ts';
@@ -17,6 +18,7 @@ function localInput(t: number): string {
 
 /** The bar over the table while apps are picked; `shown` are the picked apps the filters show. */
 export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) {
+  const { t } = useTranslation(['apps', 'common']);
   const runBulk = useDashboard((s) => s.runBulk);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
@@ -32,19 +34,20 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   };
   const untilAt = until ? new Date(until).getTime() : Number.NaN;
   return (
-    <section className="bulk-bar" aria-label="Selected apps">
+    <section className="bulk-bar" aria-label={t('bulk.label')}>
       <strong>
-        {n} selected{hidden > 0 ? ` (${hidden} hidden by the filters, left out)` : ''}
+        {t('bulk.selected', { count: n })}
+        {hidden > 0 ? t('bulk.hidden', { count: hidden }) : ''}
       </strong>
       <div className="row-of-buttons">
         <button type="button" disabled={running || n === 0} onClick={() => run('reset')}>
-          Reset {n}
+          {t('bulk.reset', { count: n })}
         </button>
         <button type="button" disabled={running || n === 0} onClick={() => run('wake')}>
-          Wake {n}
+          {t('bulk.wake', { count: n })}
         </button>
         <span className="keep-awake-until">
-          <label htmlFor={`${id}-until`}>Keep awake until</label>
+          <label htmlFor={`${id}-until`}>{t('bulk.keepUntil')}</label>
           <input
             id={`${id}-until`}
             type="datetime-local"
@@ -56,18 +59,18 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
             type="button"
             disabled={running || n === 0 || Number.isNaN(untilAt)}
             onClick={() => run('keepAwake', untilAt)}
-            title={`For example ${localInput(now + 2 * HOUR)}`}
+            title={t('bulk.example', { example: localInput(now + 2 * HOUR) })}
           >
-            Keep {n} awake
+            {t('bulk.keep', { count: n })}
           </button>
         </span>
         {confirmDisable ? (
           <span className="row-of-buttons">
             <button type="button" className="danger" disabled={running} onClick={() => run('release')}>
-              Disable the reaper for {n}
+              {t('bulk.disableConfirm', { count: n })}
             </button>
             <button type="button" onClick={() => setConfirmDisable(false)}>
-              Cancel
+              {t('common:buttons.cancel')}
             </button>
           </span>
         ) : (
@@ -77,11 +80,11 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
             disabled={running || n === 0}
             onClick={() => setConfirmDisable(true)}
           >
-            Disable {n}…
+            {t('bulk.disable', { count: n })}
           </button>
         )}
         <button type="button" className="link" onClick={clearPicked}>
-          Clear the selection
+          {t('bulk.clear')}
         </button>
       </div>
     </section>
@@ -90,36 +93,37 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
 
 /** The last bulk action: under way, refused as a whole, or its outcome per app. */
 export function BulkResultPanel() {
+  const { t } = useTranslation('apps');
   const run = useDashboard((s) => s.bulkRun);
   const dismiss = useDashboard((s) => s.dismissBulk);
   if (!run) return null;
-  const label = BULK_LABELS[run.action];
+  const action = t(`bulk.actions.${run.action}`);
   return (
-    <section className="bulk-result card" aria-label={`${label}: result`}>
+    <section className="bulk-result card" aria-label={t('bulk.result', { action })}>
       <div className="bulk-result-head" role="status">
         {run.running ? (
-          <span>
-            {label}: {run.appIds.length} apps…
-          </span>
+          <span>{t('bulk.running', { action, count: run.appIds.length })}</span>
         ) : run.error ? (
-          <span className="danger">
-            {label} refused, nothing was done: {run.error}
-          </span>
+          <span className="danger">{t('bulk.refused', { action, error: run.error })}</span>
         ) : (
           run.result && <Summary run={run} />
         )}
         {!run.running && (
           <button type="button" className="link" onClick={dismiss}>
-            Dismiss
+            {t('bulk.dismiss')}
           </button>
         )}
       </div>
       {run.result && run.result.outcomes.length > 0 && (
-        <ul className="bulk-outcomes" aria-label="Result per app">
+        <ul className="bulk-outcomes" aria-label={t('bulk.perApp')}>
           {run.result.outcomes.map((o) => (
             <li key={o.appId} className={o.ok ? 'ok' : 'refused'}>
               <span className="name">{run.names[o.appId] ?? o.appId}</span>
-              {o.ok ? <span className="muted">succeeded</span> : <span>refused: {o.reason}</span>}
+              {o.ok ? (
+                <span className="muted">{t('bulk.succeeded')}</span>
+              ) : (
+                <span>{t('bulk.refusedBecause', { reason: o.reason })}</span>
+              )}
             </li>
           ))}
         </ul>
@@ -129,11 +133,13 @@ export function BulkResultPanel() {
 }
 
 function Summary({ run }: { run: BulkRun }) {
+  const { t } = useTranslation('apps');
   const r = run.result!;
   return (
     <span>
-      <strong>{BULK_LABELS[run.action]}:</strong> {r.succeeded} succeeded
-      {r.refused > 0 ? `, ${r.refused} refused` : ''}
+      <strong>{t('bulk.summaryHead', { action: t(`bulk.actions.${run.action}`) })}</strong>{' '}
+      {t('bulk.summary', { count: r.succeeded })}
+      {r.refused > 0 ? t('bulk.summaryRefused', { count: r.refused }) : ''}
     </span>
   );
 }

@@ -4,9 +4,10 @@
  * windows and hands the link to the browser through the vetted path (main/desktop/security.ts,
  * url-policy.ts: the console's host is allowed).
  */
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
 import { consoleAppUrl, consoleLogsUrl } from '../../shared/console-links.ts';
-import { CONSOLE_LINK_TEXT, type ConsoleLinkKind, OPENS_ELSEWHERE } from '../lib/explain.ts';
+import { type ConsoleLinkKind, consoleLinkText } from '../lib/explain.ts';
 
 interface Props {
   app: Pick<AppView, 'appId' | 'ownerId' | 'name'>;
@@ -17,8 +18,10 @@ interface Props {
 }
 
 export function ConsoleLink({ app, kind = 'app', compact = false, tabIndex }: Props) {
+  const { t } = useTranslation(['apps', 'common']);
   const href =
     kind === 'app' ? consoleAppUrl(app.ownerId, app.appId) : consoleLogsUrl(app.ownerId, app.appId);
+  const elsewhere = t('common:opensElsewhere');
   return (
     <a
       className="console-link"
@@ -27,14 +30,14 @@ export function ConsoleLink({ app, kind = 'app', compact = false, tabIndex }: Pr
       rel="noopener noreferrer"
       tabIndex={tabIndex}
       data-console-link={kind}
-      aria-label={compact ? `Console: ${app.name} ${OPENS_ELSEWHERE}` : undefined}
+      aria-label={compact ? t('console.compactLabel', { name: app.name, elsewhere }) : undefined}
     >
       {compact ? (
-        'Console'
+        t('console.compact')
       ) : (
         <>
-          {CONSOLE_LINK_TEXT[kind]}
-          <span className="visually-hidden"> {OPENS_ELSEWHERE}</span>
+          {consoleLinkText(kind)}
+          <span className="visually-hidden"> {elsewhere}</span>
         </>
       )}
     </a>

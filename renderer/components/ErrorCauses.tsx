@@ -3,25 +3,29 @@
  * cause" (one bulk Reset, its result per app below).
  */
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
 import { errorCauses } from '../lib/error-causes.ts';
 import { useDashboard } from '../store/context.tsx';
 
 export function ErrorCauses({ all }: { all: AppView[] }) {
-  const causes = useMemo(() => errorCauses(all), [all]);
+  const { t, i18n } = useTranslation('apps');
+  // The causes' short names are in the current language: counted again when it changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the language is the trigger
+  const causes = useMemo(() => errorCauses(all), [all, i18n.language]);
   const runBulk = useDashboard((s) => s.runBulk);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
   if (causes.length === 0) return null;
   return (
-    <section className="error-causes" aria-label="Error causes">
-      <h2>Error causes</h2>
+    <section className="error-causes" aria-label={t('toolbarCauses.heading')}>
+      <h2>{t('toolbarCauses.heading')}</h2>
       <ul>
         {causes.map((c) => (
           <li key={c.label}>
             <span className="cause">{c.label}</span>
             <span className="pill">{c.appIds.length}</span>
             <button type="button" disabled={running} onClick={() => void runBulk('reset', c.appIds)}>
-              Reset all {c.appIds.length} with this cause
+              {t('toolbarCauses.resetAll', { count: c.appIds.length })}
             </button>
           </li>
         ))}

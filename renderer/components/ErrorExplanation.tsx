@@ -2,6 +2,7 @@
  * An app in Error, in the details: the cause word for word, then what it means, what to do next
  * and who can, what the reaper saw last (fail timeouts), the console links, and Reset.
  */
+import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { explainError } from '../lib/explain.ts';
@@ -16,6 +17,7 @@ interface Props {
 }
 
 export function ErrorExplanation({ app, history, onOutcome }: Props) {
+  const { t } = useTranslation('apps');
   const failTimeoutMs = useDashboard((s) => s.settings?.failTimeoutMs ?? null);
   const explained = explainError(app, history, failTimeoutMs);
   if (!explained) return null;
@@ -23,15 +25,15 @@ export function ErrorExplanation({ app, history, onOutcome }: Props) {
     <div className="callout danger error-explained" role="alert">
       <div>
         <p>
-          <strong>Error: </strong>
+          <strong>{t('error.label')}</strong>
           <span className="cause">{app.cause}</span>
         </p>
         <h3>{explained.title}</h3>
         <p>{explained.what}</p>
         {explained.lastSeen && (
           <>
-            <p className="muted">What the reaper saw last:</p>
-            <ul className="plain last-seen" aria-label="What the reaper saw last">
+            <p className="muted">{t('error.lastSeen')}</p>
+            <ul className="plain last-seen" aria-label={t('error.lastSeenLabel')}>
               {explained.lastSeen.map((line) => (
                 <li key={line}>{line}</li>
               ))}
@@ -39,7 +41,7 @@ export function ErrorExplanation({ app, history, onOutcome }: Props) {
           </>
         )}
         <p className="next-step">
-          <strong>Next: </strong>
+          <strong>{t('error.next')}</strong>
           {explained.next}
         </p>
         {explained.command && (

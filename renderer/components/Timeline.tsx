@@ -1,27 +1,21 @@
 /** The states of an app over the last hours or days: a bar of coloured segments on a time axis. */
 import { useMemo, useState } from 'react';
-import { CONSOLE_LABELS, type HistoryEntry, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import { useTranslation } from 'react-i18next';
+import { type HistoryEntry, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import { DAY, HOUR } from '../../shared/durations.ts';
-import { clockTime, fullTime, shortDuration } from '../lib/format.ts';
-
-const hourFormat = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
-const hourLabel = (t: number) => hourFormat.format(t);
-const dayLabel = (t: number) => dayFormat.format(t);
-
+import { clockTime, dayLabel, fullTime, hourLabel, shortDuration, stateLabel } from '../lib/format.ts';
 import { timelineSegments, timeTicks } from '../lib/timeline.ts';
 
+/** The windows, each written as a number of hours or days ("24 h", "7 d" / "7 j"). */
 const WINDOWS = [
-  { label: '1 h', ms: HOUR },
-  { label: '24 h', ms: DAY },
-  { label: '7 d', ms: 7 * DAY },
-];
+  { unit: 'hours', count: 1, ms: HOUR },
+  { unit: 'hours', count: 24, ms: DAY },
+  { unit: 'days', count: 7, ms: 7 * DAY },
+] as const;
 
 export function Timeline(props: { history: readonly HistoryEntry[]; state: ReaperState; now: number }) {
+  const { t } = useTranslation(['apps', 'common']);
+  const windowLabel = (w: (typeof WINDOWS)[number]) => t(`common:units.${w.unit}`, { count: w.count });
   // The smallest window that holds the whole known history, at first.
   const oldest = props.history.at(-1)?.at ?? props.now;
   const [chosen, setWindowMs] = useState<number | null>(null);
@@ -40,18 +34,22 @@ export function Timeline(props: { history: readonly HistoryEntry[]; state: Reape
   return (
     <figure className="timeline">
       <div className="timeline-head">
-        <figcaption>States over the last {WINDOWS.find((w) => w.ms === windowMs)?.label}</figcaption>
+        <figcaption>
+          {t('timeline.caption', {
+            window: windowLabel(WINDOWS.find((w) => w.ms === windowMs) ?? WINDOWS[0]),
+          })}
+        </figcaption>
         <fieldset className="segmented">
-          <legend className="visually-hidden">Time window</legend>
+          <legend className="visually-hidden">{t('timeline.window')}</legend>
           {WINDOWS.map((w) => (
-            <label key={w.label}>
+            <label key={w.ms}>
               <input
                 type="radio"
                 name="timeline-window"
                 checked={w.ms === windowMs}
                 onChange={() => setWindowMs(w.ms)}
               />
-              {w.label}
+              {windowLabel(w)}
             </label>
           ))}
         </fieldset>
@@ -61,12 +59,17 @@ export function Timeline(props: { history: readonly HistoryEntry[]; state: Reape
         viewBox="0 0 100 10"
         preserveAspectRatio="none"
         role="img"
-        aria-label={`Timeline: ${segments
-          .map(
-            (s) =>
-              `${CONSOLE_LABELS[s.state]} from ${fullTime(s.start)} for ${shortDuration(s.end - s.start)}`,
-          )
-          .join('; ')}`}
+        aria-label={t('timeline.label', {
+          segments: segments
+            .map((s) =>
+              t('timeline.segment', {
+                state: stateLabel(s.state),
+                start: fullTime(s.start),
+                duration: shortDuration(s.end - s.start),
+              }),
+            )
+            .join('; '),
+        })}
       >
         <rect x="0" y="0" width="100" height="10" className="timeline-unknown" />
         {segments.map((s) => (
@@ -78,14 +81,20 @@ export function Timeline(props: { history: readonly HistoryEntry[]; state: Reape
             height="10"
             className={`fill-${s.state}`}
           >
-            <title>{`${CONSOLE_LABELS[s.state]}: ${fullTime(s.start)} – ${fullTime(s.end)}`}</title>
+            <title>
+              {t('timeline.segmentTitle', {
+                state: stateLabel(s.state),
+                start: fullTime(s.start),
+                end: fullTime(s.end),
+              })}
+            </title>
           </rect>
         ))}
       </svg>
       <div className="timeline-axis" aria-hidden="true">
-        {ticks.map((t) => (
-          <span key={t} style={{ left: `${x(t)}%` }}>
-            {windowMs > DAY ? dayLabel(t) : hourLabel(t)}
+        {ticks.map((tick) => (
+          <span key={tick} style={{ left: `${x(tick)}%` }}>
+            {windowMs > DAY ? dayLabel(tick) : hourLabel(tick)}
           </span>
         ))}
       </div>
@@ -93,10 +102,12 @@ export function Timeline(props: { history: readonly HistoryEntry[]; state: Reape
         {REAPER_STATES.filter((s) => (totals.get(s) ?? 0) >= 1000).map((s) => (
           <li key={s}>
             <span className={`swatch fill-${s}`} aria-hidden="true" />
-            {CONSOLE_LABELS[s]} {shortDuration(totals.get(s)!)}
+            {t('timeline.total', { state: stateLabel(s), duration: shortDuration(totals.get(s)!) })}
           </li>
         ))}
-        {known > from && <li className="muted">no history before {clockTime(known, props.now)}</li>}
+        {known > from && (
+          <li className="muted">{t('timeline.noHistoryBefore', { time: clockTime(known, props.now) })}</li>
+        )}
       </ul>
     </figure>
   );

@@ -3,46 +3,57 @@
  * and manual wakes, with a warning when access logs are the only automatic one (that a request to a
  * stopped app appears in its access logs is unconfirmed), and the access-log wakes seen so far.
  */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { WakeSources } from '../../shared/api.ts';
 
-function proxyLine(proxy: WakeSources['proxy']): string {
-  if (proxy.hosts.length === 0) return 'no host name (give its route one to wake it through the proxy)';
+type T = TFunction<['apps', 'common']>;
+
+function proxyLine(t: T, proxy: WakeSources['proxy']): string {
+  if (proxy.hosts.length === 0) return t('wakeSources.noHost');
   const hosts = proxy.hosts.join(', ');
-  return proxy.listening
-    ? `${hosts}, through the wake proxy`
-    : `${hosts}, but the wake proxy is not listening`;
+  return proxy.listening ? t('wakeSources.throughProxy', { hosts }) : t('wakeSources.proxyDown', { hosts });
+}
+
+/**
+ * The warning in the current language: the server sets it (shared/wake-sources.ts) when access logs
+ * are the only automatic wake source, with the hosts the proxy does not listen for, if any.
+ */
+function warningText(t: T, sources: WakeSources): string {
+  const only = t('wakeSources.onlyAccessLogs');
+  const { hosts, listening } = sources.proxy;
+  if (hosts.length === 0 || listening) return only;
+  return `${t('wakeSources.proxyNotListening', { hosts: hosts.join(', ') })} ${only}`;
 }
 
 export function WakeSourcesSection({ sources }: { sources: WakeSources }) {
+  const { t } = useTranslation(['apps', 'common']);
   const wakes = sources.accessLogWakes;
   return (
     <section aria-labelledby="wake-sources-heading">
-      <h3 id="wake-sources-heading">Wake sources</h3>
+      <h3 id="wake-sources-heading">{t('wakeSources.heading')}</h3>
       {sources.warning && (
-        <p className="callout warn" role="note" aria-label="Wake source warning">
-          {sources.warning}
+        <p className="callout warn" role="note" aria-label={t('wakeSources.warningLabel')}>
+          {warningText(t, sources)}
         </p>
       )}
       <dl className="facts">
-        <dt>Wake proxy</dt>
-        <dd>{proxyLine(sources.proxy)}</dd>
-        <dt>Access logs</dt>
+        <dt>{t('wakeSources.proxy')}</dt>
+        <dd>{proxyLine(t, sources.proxy)}</dd>
+        <dt>{t('wakeSources.accessLogs')}</dt>
         <dd>
-          {sources.accessLogs ? 'followed (unconfirmed for a stopped app)' : 'not followed'}
+          {sources.accessLogs ? t('wakeSources.followed') : t('wakeSources.notFollowed')}
           {sources.accessLogs && (
             <span className="muted">
               {' '}
-              ·{' '}
-              {wakes === 0
-                ? 'no wake by access log seen yet'
-                : `${wakes} wake${wakes === 1 ? '' : 's'} by access log seen`}
+              · {wakes === 0 ? t('wakeSources.noWakes') : t('wakeSources.wakes', { count: wakes })}
             </span>
           )}
         </dd>
-        <dt>Must-be-up ranges</dt>
-        <dd>{sources.ranges ? 'each range start wakes it' : 'none'}</dd>
-        <dt>Manual</dt>
-        <dd>Wake here or in the tray, the admin API, a clever-reaper:// link</dd>
+        <dt>{t('wakeSources.ranges')}</dt>
+        <dd>{sources.ranges ? t('wakeSources.rangesWake') : t('wakeSources.noRanges')}</dd>
+        <dt>{t('wakeSources.manual')}</dt>
+        <dd>{t('wakeSources.manualHow')}</dd>
       </dl>
     </section>
   );

@@ -292,4 +292,28 @@ describe('while the dashboard is disconnected', () => {
     expect(wake().disabled).toBe(false);
     expect(wake().getAttribute('aria-describedby')).toBeNull();
   });
+
+  it('so are the buttons of the table’s rows, with the reason on hover', async () => {
+    let tell: (state: ConnectionState) => void = () => {};
+    const api: FakeApi = {
+      ...fakeApi({ apps: [appView('api-sandbox', 'Down'), appView('shop', 'Error', { cause: 'x' })] }),
+      onConnection(listener) {
+        tell = listener;
+        listener('live');
+        return () => {};
+      },
+    };
+    render(<App api={api} />);
+    await screen.findByRole('table', { name: 'Managed apps' });
+    const wake = () => screen.getByRole('button', { name: 'Wake api-sandbox' }) as HTMLButtonElement;
+    const reset = () => screen.getByRole('button', { name: 'Reset shop' }) as HTMLButtonElement;
+    expect(wake().disabled).toBe(false);
+    act(() => tell('unauthorized'));
+    expect(wake().disabled).toBe(true);
+    expect(reset().disabled).toBe(true);
+    expect(reset().title).toBe("Unavailable: the reaper refused this dashboard's token");
+    act(() => tell('live'));
+    expect(wake().disabled).toBe(false);
+    expect(wake().title).toBe('');
+  });
 });

@@ -17,20 +17,26 @@
 import type { AppView } from '../../shared/app-view.ts';
 import { causeKind } from '../../shared/causes.ts';
 import { assertNever, narrowCleverState } from '../../shared/domain.ts';
+import { i18n } from '../i18n.ts';
 
-export const CLEVER_STATUS_LABELS = {
-  notRead: 'Not read yet',
-  stopped: 'Stopped',
-  starting: 'Starting',
-  startFailed: 'Start failed',
-  restarting: 'Restarting',
-  restartFailed: 'Running, last deployment failed',
-  running: 'Running',
-  moderated: 'Moderated',
-  defaultOfPayment: 'Payment default',
-  unknown: 'Unknown state',
-} as const;
-export type CleverStatus = keyof typeof CLEVER_STATUS_LABELS;
+export const CLEVER_STATUSES = [
+  'notRead',
+  'stopped',
+  'starting',
+  'startFailed',
+  'restarting',
+  'restartFailed',
+  'running',
+  'moderated',
+  'defaultOfPayment',
+  'unknown',
+] as const;
+export type CleverStatus = (typeof CLEVER_STATUSES)[number];
+
+/** The console's words for a status, in the current language (shared/i18n common `cleverStatus`). */
+export function cleverStatusLabel(status: CleverStatus): string {
+  return i18n.t(`common:cleverStatus.${status}`);
+}
 
 /** getStatus of app-status.js, on what the reaper knows (no instances). */
 export function cleverStatus(cleverState: string | null, deploymentState: string | null): CleverStatus {
@@ -68,9 +74,9 @@ export function knownDeploymentState(app: Pick<AppView, 'cause'>): string | null
 export function cleverStateText(app: Pick<AppView, 'cause' | 'cleverState'>): { label: string; raw: string } {
   const deployment = knownDeploymentState(app);
   const status = cleverStatus(app.cleverState, deployment);
-  const raw = app.cleverState === null ? 'not read yet' : app.cleverState;
+  const raw = app.cleverState === null ? i18n.t('common:cleverRaw.notRead') : app.cleverState;
   return {
-    label: CLEVER_STATUS_LABELS[status],
-    raw: deployment ? `${raw}, last deployment ${deployment}` : raw,
+    label: cleverStatusLabel(status),
+    raw: deployment ? i18n.t('common:cleverRaw.withDeployment', { state: raw, deployment }) : raw,
   };
 }

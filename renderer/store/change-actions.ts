@@ -12,6 +12,7 @@ import type { Route, RouteCreate, RouteUpdate } from '../../shared/routes.ts';
 import type { Rule, RuleCreate, RuleUpdate } from '../../shared/rules.ts';
 import type { Settings, SettingsUpdate } from '../../shared/settings.ts';
 import type { DashboardApi } from '../api/dashboard-api.ts';
+import { i18n } from '../i18n.ts';
 import { errorText } from '../lib/errors.ts';
 
 export type AppAction = 'reset' | 'wake' | 'release';
@@ -102,7 +103,7 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
       try {
         if (action === 'release') {
           await api.release({ appId });
-          deps.toast('info', `${app?.name ?? appId}: the reaper is disabled, its routes are switched off`);
+          deps.toast('info', i18n.t('apps:toasts.disabled', { name: app?.name ?? appId }));
           return null;
         }
         const answer =
@@ -110,7 +111,10 @@ export function changeActions(deps: ChangeDeps): ChangeActions {
         receive({ type: 'app', app: answer });
         return answer;
       } catch (error) {
-        deps.toast('error', `${app?.name ?? appId}: ${errorText(error)}`);
+        deps.toast(
+          'error',
+          i18n.t('apps:toasts.failed', { name: app?.name ?? appId, error: errorText(error) }),
+        );
         return null;
       } finally {
         deps.setBusy(appId, null);

@@ -5,6 +5,8 @@
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+// The dashboard's i18n instance, as main.tsx loads it: components rendered alone speak too (English).
+import '../i18n.ts';
 
 afterEach(() => {
   cleanup();

@@ -3,6 +3,7 @@
  * small and lets each area's strings be found next to each other; add a namespace in both languages
  * and list it here.
  */
+import { apps as enApps } from './en/apps.ts';
 import { common as enCommon } from './en/common.ts';
 import { firstRun as enFirstRun } from './en/firstRun.ts';
 import { history as enHistory } from './en/history.ts';
@@ -14,6 +15,7 @@ import { shell as enShell } from './en/shell.ts';
 import { tray as enTray } from './en/tray.ts';
 import { validation as enValidation } from './en/validation.ts';
 import { waking as enWaking } from './en/waking.ts';
+import { apps as frApps } from './fr/apps.ts';
 import { common as frCommon } from './fr/common.ts';
 import { firstRun as frFirstRun } from './fr/firstRun.ts';
 import { history as frHistory } from './fr/history.ts';
@@ -29,6 +31,7 @@ import type { Language } from './languages.ts';
 import type { Messages } from './messages.ts';
 
 export const en = {
+  apps: enApps,
   common: enCommon,
   notifications: enNotifications,
   tray: enTray,
@@ -46,6 +49,7 @@ export type Namespace = keyof typeof en;
 
 /** French is checked against English's shape key by key (`Messages`), and here namespace by namespace. */
 const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
+  apps: frApps,
   common: frCommon,
   notifications: frNotifications,
   tray: frTray,

@@ -105,6 +105,15 @@ export const common = {
     'call-failed': 'call failed',
     'keep-awake': 'keep awake',
   },
+  /** Short names of the Error causes (the causes themselves stay word for word). */
+  causes: {
+    stopTimeout: 'did not stop in time',
+    startTimeout: 'did not start in time',
+    startFailed: 'failed to start',
+    unsafeLastDeployment: 'unsafe last deployment',
+    neverDeployed: 'never deployed',
+    unexpectedState: 'unexpected Clever Cloud state',
+  },
   /** Short units, after a number (durations are written "3 h 10 min"). */
   units: {
     seconds: '{{count}} s',

@@ -8,11 +8,11 @@ export const common: Messages<typeof en> = {
   },
   states: {
     WaitingForInit: 'Initialisation',
-    Up: 'En service',
-    WaitingForShutdown: 'Mise en veille',
+    Up: 'Éveillée',
+    WaitingForShutdown: 'S’endort',
     Down: 'En veille',
-    WaitingForUp: 'Réveil en cours',
-    Error: 'Erreur',
+    WaitingForUp: 'Se réveille',
+    Error: 'En erreur',
   },
   // The console's own French (clever-components, translations.fr.js, cc-header-app.state-msg.*).
   cleverStatus: {
@@ -92,12 +92,20 @@ export const common: Messages<typeof en> = {
     'stop-asked': 'arrêt envoyé',
     'start-asked': 'démarrage envoyé',
     'restart-asked': 'démarrage renvoyé',
-    'would-sleep': 'aurait mis en veille (simulation)',
-    'would-wake': 'aurait réveillé (simulation)',
+    'would-sleep': 'se serait endormie (simulation)',
+    'would-wake': 'se serait réveillée (simulation)',
     release: 'libérée',
     reset: 'réinitialisée',
     'call-failed': 'appel échoué',
     'keep-awake': 'maintenue éveillée',
+  },
+  causes: {
+    stopTimeout: 'ne s’est pas arrêtée à temps',
+    startTimeout: 'n’a pas démarré à temps',
+    startFailed: 'échec du démarrage',
+    unsafeLastDeployment: 'dernier déploiement douteux',
+    neverDeployed: 'jamais déployée',
+    unexpectedState: 'état Clever Cloud inattendu',
   },
   units: {
     seconds: '{{count}} s',
