@@ -66,7 +66,7 @@ test('Reset all N with this cause, from the error causes', async ({ page, reaper
   await page.goto(reaper.dashboardUrl);
   const causes = page.getByRole('region', { name: 'Error causes' });
   await expect(causes).toContainText('unexpected Clever Cloud state');
-  await causes.getByRole('button', { name: 'Reset all 1 with this cause' }).click();
+  await causes.getByRole('button', { name: 'Reset 1 app with this cause' }).click();
   await expect(page.getByRole('region', { name: 'Reset: result' }).getByRole('status')).toContainText(
     'Reset: 1 succeeded',
   );

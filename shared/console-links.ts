@@ -16,9 +16,14 @@
 
 export const CONSOLE_ORIGIN = 'https://console.clever-cloud.com';
 
+/** A personal space's owner id is its user's id (`user_…`); an organisation's is `orga_…`. */
+export function isPersonalSpace(ownerId: string): boolean {
+  return ownerId.startsWith('user_');
+}
+
 /** The owner's part of a console path: the personal space or an organisation. */
 export function consoleOwnerPath(ownerId: string): string {
-  return ownerId.startsWith('user_') ? '/users/me' : `/organisations/${encodeURIComponent(ownerId)}`;
+  return isPersonalSpace(ownerId) ? '/users/me' : `/organisations/${encodeURIComponent(ownerId)}`;
 }
 
 /** The app's page in the console (its overview, with its deployments). */

@@ -20,6 +20,7 @@ import {
   dateTimeIn,
   formatDuration,
   fullTime,
+  ownerLabel,
   shortDuration,
   sourceLabel,
   stateLabel,
@@ -74,7 +75,7 @@ export function AppDetailPanel({ appId }: { appId: string }) {
             {app.name}
           </h2>
           <p className="sub">
-            {app.ownerName} · <span className="mono">{app.appId}</span>
+            {ownerLabel(app)} · <span className="mono">{app.appId}</span>
           </p>
           <p className="sub">
             <ConsoleLink app={app} />

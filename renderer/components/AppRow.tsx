@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../shared/app-view.ts';
 import type { MustBeUpRange } from '../../shared/schedule.ts';
 import { noteCell, sleepCell } from '../lib/app-cells.ts';
-import { ago, fullTime, shortDuration, sourceLabel } from '../lib/format.ts';
+import { ago, fullTime, ownerLabel, shortDuration, sourceLabel } from '../lib/format.ts';
 import { CleverStateLabel } from './CleverStateLabel.tsx';
 import { ConsoleLink } from './ConsoleLink.tsx';
 import { StateBadge } from './StateBadge.tsx';
@@ -84,7 +84,7 @@ export const AppRow = memo(function AppRow({
             {app.name}
           </button>
           <span className="sub">
-            <span>{app.ownerName}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
+            <span>{ownerLabel(app)}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
             {app.group && <span className="group-tag"> · {t('row.group', { group: app.group })}</span>}
           </span>
         </div>

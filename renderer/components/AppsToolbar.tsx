@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AppView, countByState } from '../../shared/app-view.ts';
 import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
-import { compareNames } from '../lib/format.ts';
+import { compareNames, ownerLabel } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { SearchIcon } from './icons.tsx';
 
@@ -21,7 +21,7 @@ export function Toolbar({ all, shown }: { all: AppView[]; shown: number }) {
   const counts = useMemo(() => countByState(all), [all]);
   const owners = useMemo(() => {
     const map = new Map<string, string>();
-    for (const a of all) map.set(a.ownerId, a.ownerName);
+    for (const a of all) map.set(a.ownerId, ownerLabel(a));
     return [...map].sort((a, b) => compareNames(a[1], b[1]));
   }, [all]);
   const searchRef = useRef<HTMLInputElement>(null);

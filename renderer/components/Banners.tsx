@@ -3,9 +3,11 @@
  * the kill switch, dry-run, credentials not yet checked, a lost connection, an owner Clever Cloud
  * could not be read for), and after connecting an account, the proposal of a first day in dry-run.
  */
+
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { credentialsUnchecked } from '../lib/credentials.ts';
+import { ownerLabel } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { useConsoleState } from './TeamServer.tsx';
 
@@ -25,7 +27,7 @@ export function Banners() {
   const server = team?.mode === 'team' ? team.host : null;
   const problems = status?.problems ?? [];
   const ownerName = (ownerId: string) =>
-    Object.values(apps).find((a) => a.ownerId === ownerId)?.ownerName ?? ownerId;
+    ownerLabel({ ownerId, ownerName: Object.values(apps).find((a) => a.ownerId === ownerId)?.ownerName });
   const lost =
     connection === 'reconnecting' || connection === 'unauthorized'
       ? server

@@ -2,6 +2,7 @@
  * The list of routes, virtualised like the apps table (a thousand routes render the rows on
  * screen): each row with its enable switch, grace period, ranges, hosts, Edit and Delete.
  */
+
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { HOUR } from '../../shared/durations.ts';
 import type { Route } from '../../shared/routes.ts';
 import { formatDurationIn } from '../../shared/validation.ts';
 import { errorText } from '../lib/errors.ts';
+import { ownerLabel } from '../lib/format.ts';
 import { useDashboard } from '../store/context.tsx';
 import { Switch } from './form.tsx';
 
@@ -112,7 +114,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
         {title}
         {route.label && <span className="sub">{name}</span>}
       </th>
-      <td>{app?.ownerName ?? route.ownerId}</td>
+      <td>{app ? ownerLabel(app) : route.ownerId}</td>
       <td>
         <Switch checked={route.enabled} disabled={pending} onChange={(on) => void setEnabled(on)}>
           <span className="visually-hidden">{t('table.enabledOf', { title })}</span>

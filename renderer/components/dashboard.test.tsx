@@ -31,7 +31,7 @@ const fleet = () => [
     cause: 'the app failed to start on clever cloud',
     cleverState: 'SHOULD_BE_DOWN',
   }),
-  appView('docs-preview', 'WaitingForUp', { ownerId: 'user_me', ownerName: 'Demo User' }),
+  appView('docs-preview', 'WaitingForUp', { ownerId: 'user_me', ownerName: 'Personal space' }),
 ];
 
 describe('the apps table', () => {
@@ -107,7 +107,7 @@ describe('the apps table', () => {
     await user.type(screen.getByRole('searchbox'), 'PREVIEW');
     expect(names().sort()).toEqual(['billing-preview', 'docs-preview']);
     expect(screen.getByText('2 of 4 apps')).toBeTruthy();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by owner' }), 'Demo User');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by owner' }), 'Personal space');
     expect(names()).toEqual(['docs-preview']);
     await user.clear(screen.getByRole('searchbox'));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by owner' }), '');

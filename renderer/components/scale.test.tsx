@@ -70,7 +70,7 @@ describe('bulk actions', () => {
     const { user } = await renderDashboard(api);
     const causes = screen.getByRole('region', { name: 'Error causes' });
     expect(causes.textContent).toContain('failed to start');
-    await user.click(within(causes).getByRole('button', { name: 'Reset all 1 with this cause' }));
+    await user.click(within(causes).getByRole('button', { name: 'Reset 1 app with this cause' }));
     await screen.findByRole('region', { name: 'Reset: result' });
     expect(api.calls.find((c) => c.name === 'bulk')?.input).toMatchObject({
       action: 'reset',

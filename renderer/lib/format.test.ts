@@ -19,6 +19,7 @@ import {
   intlLocale,
   KIND_LABELS,
   kindLabel,
+  ownerLabel,
   SOURCE_LABELS,
   setViewerTimeZone,
   shortDuration,
@@ -70,6 +71,9 @@ describe('format.ts in English', () => {
     expect(SOURCE_LABELS['access-log']).toBe('access log');
     expect(KIND_LABELS['would-sleep']).toBe('would sleep (dry-run)');
     expect(kindLabel('transition')).toBe('');
+    expect(ownerLabel({ ownerId: 'user_1', ownerName: 'Personal space' })).toBe('Personal space');
+    expect(ownerLabel({ ownerId: 'orga_1', ownerName: 'Acme Staging' })).toBe('Acme Staging');
+    expect(ownerLabel({ ownerId: 'orga_2', ownerName: '' })).toBe('orga_2');
   });
 
   it('takes the browser’s regional tag of the language: en-GB writes the day first', () => {
@@ -131,6 +135,8 @@ describe('format.ts in French', () => {
     expect(stateLabel('Down')).toBe('En veille');
     expect(SOURCE_LABELS['access-log']).toBe('journal d’accès');
     expect(KIND_LABELS['stop-asked']).toBe('arrêt envoyé');
+    expect(ownerLabel({ ownerId: 'user_1', ownerName: 'Personal space' })).toBe('Espace personnel');
+    expect(ownerLabel({ ownerId: 'orga_1', ownerName: 'Acme Staging' })).toBe('Acme Staging');
   });
 
   it('a range time with its zone', () => {

@@ -7,6 +7,7 @@
  * Times are written in the viewer's time zone (the browser's, or `setViewerTimeZone`); each function
  * that writes a time also takes a zone, for a time written as another zone (a must-be-up range's).
  */
+import { isPersonalSpace } from '../../shared/console-links.ts';
 import type { HistoryKind, ReaperState, TrafficSource } from '../../shared/domain.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
@@ -239,6 +240,12 @@ export function formatMoney(eur: number | null): string {
     currency: 'EUR',
     maximumFractionDigits: small ? 4 : 2,
   }).format(eur);
+}
+
+/** An owner's name: the personal space in the dashboard's language, an organisation by its name. */
+export function ownerLabel(owner: { ownerId: string; ownerName?: string | undefined }): string {
+  if (isPersonalSpace(owner.ownerId)) return i18n.t('common:personalSpace');
+  return owner.ownerName || owner.ownerId;
 }
 
 /** A Clever Reaper state as the dashboard shows it ("Asleep", "En veille"). */

@@ -2,7 +2,9 @@
  * The rows of the apps table: the apps as sorted, or grouped by owner under collapsible headers
  * (the owners by name, each header with its count; a collapsed group shows its header only).
  */
+
 import type { AppView } from '../../shared/app-view.ts';
+import { ownerLabel } from './format.ts';
 
 export type TableRow =
   | { kind: 'app'; key: string; app: AppView }
@@ -12,7 +14,7 @@ export function tableRows(apps: AppView[], byOwner: boolean, collapsed: Readonly
   if (!byOwner) return apps.map((app) => ({ kind: 'app', key: app.appId, app }));
   const groups = new Map<string, { name: string; apps: AppView[] }>();
   for (const app of apps) {
-    const group = groups.get(app.ownerId) ?? { name: app.ownerName || app.ownerId, apps: [] };
+    const group = groups.get(app.ownerId) ?? { name: ownerLabel(app), apps: [] };
     group.apps.push(app);
     groups.set(app.ownerId, group);
   }

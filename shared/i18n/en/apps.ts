@@ -71,8 +71,8 @@ export const apps = {
   },
   toolbarCauses: {
     heading: 'Error causes',
-    resetAll_one: 'Reset all {{count}} with this cause',
-    resetAll_other: 'Reset all {{count}} with this cause',
+    resetAll_one: 'Reset {{count}} app with this cause',
+    resetAll_other: 'Reset all {{count}} apps with this cause',
     unknown: 'unknown cause',
   },
   bulk: {

@@ -115,6 +115,8 @@ export const common = {
     unexpectedState: 'unexpected Clever Cloud state',
   },
   /** Short units, after a number (durations are written "3 h 10 min"). */
+  /** The name of the operator's own space, as the Clever Cloud console calls it. */
+  personalSpace: 'Personal space',
   units: {
     seconds: '{{count}} s',
     minutes: '{{count}} min',

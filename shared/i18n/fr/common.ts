@@ -107,6 +107,7 @@ export const common: Messages<typeof en> = {
     neverDeployed: 'jamais déployée',
     unexpectedState: 'état Clever Cloud inattendu',
   },
+  personalSpace: 'Espace personnel',
   units: {
     seconds: '{{count}} s',
     minutes: '{{count}} min',
