@@ -2,11 +2,13 @@
  * The route editor's owner and app: picked from the account's lists when Clever Cloud can be read,
  * typed as ids when not.
  */
+
 import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Owner, PickableApp } from '../../shared/api.ts';
 import type { Route } from '../../shared/routes.ts';
 import { errorText } from '../lib/errors.ts';
+import { ownerLabel } from '../lib/format.ts';
 import type { Draft } from '../lib/route-draft.ts';
 import { useApi } from '../store/context.tsx';
 
@@ -83,7 +85,7 @@ export function RouteTarget({
             {!draft.ownerId && <option value="">{t('editor.chooseOwner')}</option>}
             {owners.map((o) => (
               <option key={o.id} value={o.id}>
-                {o.name}
+                {ownerLabel({ ownerId: o.id, ownerName: o.name })}
               </option>
             ))}
             {draft.ownerId && !owners.some((o) => o.id === draft.ownerId) && (

@@ -6,11 +6,13 @@
  * that comes first or to its route). Checked with the shared schema, refusals land on their fields;
  * closing it with unsaved changes asks first.
  */
+
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Owner, RulePreviewResult } from '../../shared/api.ts';
 import { type Rule, ruleCreateSchema, ruleUpdateSchema } from '../../shared/rules.ts';
 import { errorText } from '../lib/errors.ts';
+import { ownerLabel } from '../lib/format.ts';
 import { graceProblems } from '../lib/route-draft.ts';
 import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
 import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
@@ -121,7 +123,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
               <option value="">{t('ruleEditor.everyOwner')}</option>
               {owners?.map((o) => (
                 <option key={o.id} value={o.id}>
-                  {o.name}
+                  {ownerLabel({ ownerId: o.id, ownerName: o.name })}
                 </option>
               ))}
             </select>
