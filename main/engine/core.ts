@@ -3,7 +3,7 @@
  * and whether it runs. The Engine owns one and hands it to the journal, the traffic coalescer, the
  * evaluator and the scheduler; none of them is visible outside main/engine.
  */
-import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
+import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { settingsFor } from '../../shared/rules.ts';
@@ -41,6 +41,17 @@ export interface EngineDeps {
    * Decisions, calls and sweeps skip the others; their records stay for the dashboard. None: all.
    */
   acts?: (ownerId: string) => boolean;
+  /**
+   * Team mode: a request for an app whose owner another instance acts on, handed over to it (the
+   * instances' bus). `asks`: whether this instance's view of the app says it sleeps.
+   */
+  elsewhere?: (request: {
+    appId: string;
+    ownerId: string;
+    source: TrafficSource;
+    at: number;
+    asks: boolean;
+  }) => void;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }

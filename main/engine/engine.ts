@@ -13,7 +13,13 @@
  * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts) and the
  * journal, the one door for writes (journal.ts).
  */
-import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
+import {
+  type AppRecord,
+  type HistoryEntry,
+  newRecord,
+  type ReaperState,
+  type TrafficSource,
+} from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
@@ -21,7 +27,7 @@ import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
-import { reloadOwners } from './handover.ts';
+import { observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
@@ -128,6 +134,22 @@ export class Engine {
    */
   reloadOwners(ownerIds: readonly string[]): Promise<void> {
     return reloadOwners(this.core, ownerIds, {
+      changed: (record) => this.changed(record),
+      forgotten: (appId) => this.forgotten(appId),
+    });
+  }
+
+  /**
+   * Team mode: records another instance wrote (or removed), and history entries it added, as the
+   * datastore has them now. Those of owners this instance acts on are ignored (its memory is the
+   * truth for them); the others are taken and announced, the entries announced.
+   */
+  observed(change: {
+    records?: readonly AppRecord[];
+    removed?: readonly string[];
+    history?: readonly HistoryEntry[];
+  }): void {
+    observed(this.core, change, {
       changed: (record) => this.changed(record),
       forgotten: (appId) => this.forgotten(appId),
     });
@@ -309,10 +331,13 @@ export class Engine {
   ): Promise<AppRecord | undefined> {
     const record = this.core.records.get(appId);
     if (!record) return undefined;
-    // Team mode: the instance holding the owner's lease acts on its requests.
-    if (!this.core.acts(record.ownerId)) return record;
     const asks =
       record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
+    // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
+    if (!this.core.acts(record.ownerId)) {
+      this.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
+      return record;
+    }
     if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;
     // Steady traffic on an awake app: noted (the wake proxy's hot path), applied to the record within
     // a second or before the app's next decision, written with its next change.

@@ -4,7 +4,7 @@
  * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
  * acts on (the dashboard shows their apps as the datastore has them).
  */
-import type { AppRecord } from '../../shared/domain.ts';
+import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
 import type { EngineCore } from './core.ts';
 
 /**
@@ -35,6 +35,33 @@ export async function reloadOwners(
       core.emit({ type: 'removed', appId });
     }
   }
+}
+
+/**
+ * Records another instance wrote or removed, and entries it added (team mode's bus): applied for the
+ * owners this instance does not act on, as reloadOwners does; the entries announced.
+ */
+export function observed(
+  core: EngineCore,
+  change: { records?: readonly AppRecord[]; removed?: readonly string[]; history?: readonly HistoryEntry[] },
+  hooks: { changed(record: AppRecord): void; forgotten(appId: string): void },
+): void {
+  for (const record of change.records ?? []) {
+    const before = core.records.get(record.appId);
+    if (core.acts(record.ownerId) || (before && core.acts(before.ownerId))) continue;
+    if (before && sameRecord(before, record)) continue;
+    core.records.set(record.appId, record);
+    core.emit({ type: 'app', record });
+    hooks.changed(record);
+  }
+  for (const appId of change.removed ?? []) {
+    const before = core.records.get(appId);
+    if (!before || core.acts(before.ownerId)) continue;
+    core.records.delete(appId);
+    hooks.forgotten(appId);
+    core.emit({ type: 'removed', appId });
+  }
+  for (const entry of change.history ?? []) core.emit({ type: 'history', entry });
 }
 
 function sameRecord(a: AppRecord, b: AppRecord): boolean {
