@@ -52,8 +52,12 @@ export class TeamSync {
   /** History ids announced, oldest first (bounded), and the highest. */
   private readonly seen = new Set<number>();
   private highest = 0;
+  /** Set at the first connection: where the history is announced from. */
+  private baseline = false;
   /** Requests under way here (a message and a round may name the same). */
   private readonly inFlight = new Set<number>();
+  /** Requests acted on lately (a read that began before they were forgotten may still list them). */
+  private readonly doneIds = new Set<number>();
   /** The requests being acted on (awaited by stop). */
   private readonly acting = new Set<Promise<void>>();
   /** Per app: when its last request was handed over, and what waits for the next. */
@@ -242,9 +246,10 @@ export class TeamSync {
       for (const e of await bus.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
     }
     if (catchUp) {
-      if (this.highest === 0 && this.seen.size === 0) {
-        // The first connection: from now on.
-        this.highest = await bus.lastHistoryId();
+      if (!this.baseline) {
+        // The first connection: entries are announced from now on.
+        this.baseline = true;
+        this.highest = Math.max(this.highest, await bus.lastHistoryId());
       } else {
         for (const e of await bus.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
           // Entries of the owners acted on here were announced by this instance's own engine.
@@ -282,7 +287,9 @@ export class TeamSync {
     if (!held.length) return;
     const { bus } = this.options;
     const engine = this.options.engine();
-    const waiting = (await bus.waiting(held)).filter((r) => !this.inFlight.has(r.id));
+    const waiting = (await bus.waiting(held)).filter(
+      (r) => !this.inFlight.has(r.id) && !this.doneIds.has(r.id),
+    );
     if (!waiting.length) return;
     for (const r of waiting) this.inFlight.add(r.id);
     const done: number[] = [];
@@ -306,6 +313,10 @@ export class TeamSync {
     );
     try {
       await bus.done(done);
+      for (const id of done) this.doneIds.add(id);
+      if (this.doneIds.size > 1000) {
+        for (const id of [...this.doneIds].slice(0, this.doneIds.size - 1000)) this.doneIds.delete(id);
+      }
     } finally {
       for (const r of waiting) this.inFlight.delete(r.id);
     }

@@ -11,7 +11,7 @@
 import { request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppView } from '../../shared/api.ts';
+import type { AppView, ReaperEvent } from '../../shared/api.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
@@ -218,6 +218,40 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(woken.body.state).toBe('Up');
       expect(sim.calls.get(START)).toBe(2);
       expect((await db.query('SELECT holder FROM leases')).rows).toEqual([{ holder }]);
+
+      // the second instance's bus is cut and cannot connect for a while; what was said meanwhile is
+      // read once it listens again
+      const name = (await db.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
+      const admin = new pg.Client({ connectionString: cluster.url });
+      await admin.connect();
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      const cut = await db.query<{ ok: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+         WHERE application_name LIKE 'clever-reaper bus %' AND application_name <> $1`,
+        [`clever-reaper bus ${holder}`.slice(0, 63)],
+      );
+      expect(cut.rows).toEqual([{ ok: true }]);
+      const until1 = clock.now() + 2 * HOUR;
+      expect((await a.call('POST', `/api/apps/${other.id}/_keep-awake`, { until: until1 })).status).toBe(200);
+      const reason = `kept awake until ${new Date(until1).toISOString()}`;
+      await eventsA.next((e) => e.type === 'history' && e.entry.reason === reason, 5000);
+      await new Promise((r) => setTimeout(r, 500));
+      const missed = (e: { event: ReaperEvent }) =>
+        e.event.type === 'history' && e.event.entry.reason === reason;
+      expect(eventsB.events.filter(missed)).toEqual([]);
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+      await eventsB.next((e) => e.type === 'history' && e.entry.reason === reason, 5000);
+      const listening = await until('the second bus listening again', async () => {
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'clever-reaper bus %'`,
+        );
+        return rows[0]!.n === 2;
+      });
+      expect(listening).toBe(true);
+      expect(
+        eventsB.events.filter((e) => e.event.type === 'history' && e.event.entry.reason === reason),
+      ).toHaveLength(1);
       eventsA.close();
       eventsB.close();
     } finally {

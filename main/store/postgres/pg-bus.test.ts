@@ -109,7 +109,7 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
     bus.subscribe((m) => heard.push(m));
     try {
       const terminated = await other.pool.query<{ ok: boolean }>(
-        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'clever-reaper bus'`,
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'clever-reaper bus mine'`,
       );
       expect(terminated.rows.map((r) => r.ok)).toEqual([true]);
       const started = Date.now();

@@ -86,7 +86,8 @@ export class PgBus implements TeamBus {
       ...(pool.options as pg.ClientConfig),
       types: REAPER_TYPES,
       keepAlive: true,
-      application_name: 'clever-reaper bus',
+      // Named after the instance, so that an operator (or a test) tells the instances' buses apart.
+      application_name: `clever-reaper bus ${this.options.instanceId}`.slice(0, 63),
     });
     let gone = false;
     const drop = (error?: Error) => {

@@ -1,0 +1,184 @@
+/**
+ * Team mode across instances: two headless servers in this process on one throwaway PostgreSQL
+ * (main/testing/postgres-cluster.ts) and one simulator over HTTP, the first holding the only owner.
+ *
+ * (a) A change on the holder seen on the other instance's event stream: `changes` keep-awake changes
+ *     made one after the other through the holder's admin API; for each, the time from the holder's
+ *     own stream announcing its history entry to the other stream announcing the same entry.
+ * (b) The wake proxy through the other instance against through the holder: the latency added to a
+ *     request for an Up app (one connection at a time, `seconds` each, baseline: the simulator's app
+ *     front directly), and the time to start an asleep app (a held request, answered once the app is
+ *     Up), `wakes` apps through each. The clock runs 30 times faster than real time, so a start takes
+ *     about 0.7 s of the simulator's deployment; the difference between the two is the hand-over.
+ *
+ *   npx node bench/team-bus.ts [--quick]
+ */
+import { request } from 'node:http';
+import autocannon from 'autocannon';
+import { ScaledClock } from '../main/engine/clocks.ts';
+import { SimulatedCloud } from '../main/simulator/model.ts';
+import { startSimulatorServer } from '../main/simulator/server.ts';
+import { findPostgresBin, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
+import { readEvents, startTeamInstance, type TeamInstance } from '../main/testing/team-instances.ts';
+import { HOUR, SECOND } from '../shared/durations.ts';
+import { round, stats } from './stats.ts';
+
+const FACTOR = 30;
+
+async function until<T>(what: string, probe: () => T | null | false | undefined, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== null && value !== false && value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A held request (not a browser) for `host`: the real time until the answer, and its status. */
+function held(proxyUrl: string, host: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(new URL('/', proxyUrl), { headers: { host, accept: 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function latency(url: string, host: string, seconds: number): Promise<number[]> {
+  const latencies: number[] = [];
+  await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: `${url}/items/42`, headers: { host }, connections: 1, duration: seconds },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
+  return latencies;
+}
+
+export async function teamBusBench(options: { changes?: number; seconds?: number; wakes?: number } = {}) {
+  const changes = options.changes ?? 200;
+  const seconds = options.seconds ?? 8;
+  const wakes = options.wakes ?? 8;
+  if (!findPostgresBin()) return [{ name: 'team mode across instances', skipped: 'no PostgreSQL here' }];
+  const cluster = await startPostgresCluster();
+  const origin = Date.now();
+  const clock = new ScaledClock(FACTOR, { real: origin, fake: origin });
+  const cloud = new SimulatedCloud(clock, { deployDurationMs: 20 * SECOND, stopDurationMs: 8 * SECOND });
+  const org = cloud.addOrganisation('Acme');
+  const up = cloud.addApp(org.id, 'up', { vhosts: ['up.bench.test'] });
+  const asleep = Array.from({ length: 2 * wakes }, (_, i) =>
+    cloud.addApp(org.id, `asleep-${i}`, { state: 'SHOULD_BE_DOWN', vhosts: [`asleep-${i}.bench.test`] }),
+  );
+  const sim = await startSimulatorServer({ cloud });
+  const instances: TeamInstance[] = [];
+  try {
+    const database = await cluster.createDatabase();
+    const a = await startTeamInstance({ database, sim, clock, leaseMs: 15_000 });
+    instances.push(a);
+    await a.call('PATCH', '/api/settings', { wakeProxyPort: 0 });
+    for (const app of [up, ...asleep]) {
+      await a.call('POST', '/api/routes', {
+        appId: app.id,
+        ownerId: org.id,
+        hosts: app.vhosts,
+        gracePeriodMs: 24 * HOUR,
+      });
+    }
+    const engineA = () => a.server.service.current!.engine;
+    await until('the holder acting', () => engineA().get(up.id)?.state === 'Up');
+    const b = await startTeamInstance({ database, sim, clock, leaseMs: 15_000 });
+    instances.push(b);
+    const engineB = () => b.server.service.current!.engine;
+    await until('the other instance seeing every app', () =>
+      asleep.every((app) => engineB().get(app.id)?.state === 'Down') ? true : null,
+    );
+    const proxyA = await until('the holder proxy', () => a.proxyUrl());
+    const proxyB = await until('the other proxy', () => b.proxyUrl());
+
+    // (a) changes on the holder, seen on the other instance's stream
+    const streamA = await readEvents(a.server);
+    const streamB = await readEvents(b.server);
+    const delays: number[] = [];
+    for (let i = 0; i < changes; i++) {
+      const until = clock.now() + HOUR + i * SECOND;
+      await a.call('POST', `/api/apps/${up.id}/_keep-awake`, { until });
+      const reason = `kept awake until ${new Date(until).toISOString()}`;
+      const match = (e: { type: string; entry?: { reason: string } }) =>
+        e.type === 'history' && e.entry?.reason === reason;
+      const [seenA, seenB] = await Promise.all([streamA.next(match), streamB.next(match)]);
+      delays.push(seenB.at - seenA.at);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    streamA.close();
+    streamB.close();
+    const seen = stats(delays);
+
+    // (b) the wake proxy through the other instance, against through the holder
+    await latency(sim.url, 'up.bench.test', 1); // warm up
+    await latency(proxyA, 'up.bench.test', 1);
+    await latency(proxyB, 'up.bench.test', 1);
+    const direct = stats(await latency(sim.url, 'up.bench.test', seconds));
+    const viaHolder = stats(await latency(proxyA, 'up.bench.test', seconds));
+    const viaOther = stats(await latency(proxyB, 'up.bench.test', seconds));
+    const startHolder: number[] = [];
+    const startOther: number[] = [];
+    for (let i = 0; i < wakes; i++) {
+      for (const [proxy, into, app] of [
+        [proxyA, startHolder, asleep[2 * i]!],
+        [proxyB, startOther, asleep[2 * i + 1]!],
+      ] as const) {
+        const answer = await held(proxy, app.vhosts[0]!);
+        if (answer.status === 200) into.push(answer.ms);
+      }
+    }
+    const holderStart = stats(startHolder);
+    const otherStart = stats(startOther);
+    return [
+      {
+        name: 'a change on one instance on the other instance stream',
+        unit: 'ms',
+        ...seen,
+        mean: round(delays.reduce((s, d) => s + d, 0) / delays.length),
+      },
+      {
+        name: 'wake proxy for an Up app, one connection',
+        directP50ms: direct.median,
+        directP99ms: direct.p99,
+        holderP50ms: viaHolder.median,
+        holderP99ms: viaHolder.p99,
+        otherP50ms: viaOther.median,
+        otherP99ms: viaOther.p99,
+        addedByHolderP50ms: round(viaHolder.median - direct.median),
+        addedByOtherP50ms: round(viaOther.median - direct.median),
+        addedByHolderP99ms: round(viaHolder.p99 - direct.p99),
+        addedByOtherP99ms: round(viaOther.p99 - direct.p99),
+        samples: [direct.samples, viaHolder.samples, viaOther.samples],
+      },
+      {
+        name: 'time to start an asleep app through the wake proxy (held request)',
+        unit: 'ms',
+        holderMedian: holderStart.median,
+        holderWorst: holderStart.worst,
+        otherMedian: otherStart.median,
+        otherWorst: otherStart.worst,
+        samples: [holderStart.samples, otherStart.samples],
+        startsSent: sim.calls.get('POST /v2/organisations/:XXX/applications/:XXX/instances') ?? 0,
+      },
+    ];
+  } finally {
+    for (const i of instances) await i.close().catch(() => {});
+    await sim.close();
+    await cluster.stop();
+  }
+}
+
+if (import.meta.main) {
+  const quick = process.argv.includes('--quick');
+  for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2 } : {}))
+    console.log(JSON.stringify(r));
+}
