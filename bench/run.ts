@@ -13,6 +13,7 @@ import { dashboardBench } from './dashboard.ts';
 import { engineTick } from './engine-tick.ts';
 import { idleBench } from './idle.ts';
 import { reactionTimes } from './reaction.ts';
+import { teamBusBench } from './team-bus.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
 
 const quick = process.argv.includes('--quick');
@@ -43,6 +44,9 @@ for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 }
 
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
+
+console.log('\n## 6. Team mode across instances');
+for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2 } : {})) note(r);
 
 console.log('\n## History at scale');
 const history = execFileSync(

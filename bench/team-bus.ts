@@ -104,14 +104,17 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
     const streamA = await readEvents(a.server);
     const streamB = await readEvents(b.server);
     const delays: number[] = [];
+    const fromCall: number[] = [];
     for (let i = 0; i < changes; i++) {
       const until = clock.now() + HOUR + i * SECOND;
+      const called = performance.now();
       await a.call('POST', `/api/apps/${up.id}/_keep-awake`, { until });
       const reason = `kept awake until ${new Date(until).toISOString()}`;
       const match = (e: { type: string; entry?: { reason: string } }) =>
         e.type === 'history' && e.entry?.reason === reason;
       const [seenA, seenB] = await Promise.all([streamA.next(match), streamB.next(match)]);
       delays.push(seenB.at - seenA.at);
+      fromCall.push(seenB.at - called);
       await new Promise((r) => setTimeout(r, 20));
     }
     streamA.close();
@@ -145,6 +148,7 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
         ...seen,
         mean: round(delays.reduce((s, d) => s + d, 0) / delays.length),
       },
+      { name: 'the same, from the call to the holder', unit: 'ms', ...stats(fromCall) },
       {
         name: 'wake proxy for an Up app, one connection',
         directP50ms: direct.median,

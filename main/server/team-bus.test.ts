@@ -125,6 +125,11 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
     const database = await cluster.createDatabase();
     const db = new pg.Client({ connectionString: database });
     await db.connect();
+    // The requests handed over, as the bus announces them.
+    const handed: string[] = [];
+    db.on('notification', (n) => {
+      if (n.payload?.includes('"k" : "r"')) handed.push(n.payload);
+    });
     try {
       const a = await startTeamInstance({ database, sim, clock, leaseMs: LEASE_MS });
       instances.push(a);
@@ -170,9 +175,19 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       );
       const proxyB = await until('the wake proxy of the second instance', () => b.proxyUrl());
       await until('the second instance knowing the new app', () => engineB().get(other.id)?.state === 'Up');
+      await db.query('LISTEN clever_reaper');
+      expect(handed).toEqual([]);
+      const visitedAt = clock.now();
       const passed = await visit(proxyB, 'docs.example.test');
       expect(passed.status).toBe(200);
       expect(passed.body).toContain('docs');
+      // that visit is handed to the holder as traffic, which counts it: no sleep while it is used
+      await until('the visit handed over', () => handed.length > 0);
+      const engineA = () => a.server.service.current!.engine;
+      await until('the holder counting the visit', () => {
+        const r = engineA().get(other.id);
+        return r !== undefined && r.lastRequestAt !== null && r.lastRequestAt >= visitedAt;
+      });
       expect(routes.at).toBeGreaterThan(0);
 
       // a visitor of the asleep app at the second instance: the waking page there, one start by the holder

@@ -11,7 +11,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
-import { PgBus } from './pg-bus.ts';
+import { PgBus, STALE_MS } from './pg-bus.ts';
 import { PostgresStore } from './pg-store.ts';
 
 const skip = postgresSkipReason();
@@ -94,6 +94,16 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
       expect(await bus.waiting(['orga_2'])).toEqual([]);
       await bus.done(waiting.map((w) => w.id));
       expect(await bus.waiting(['orga_1'])).toEqual([]);
+
+      // a request nobody acted on for STALE_MS is dropped, not acted on
+      await bus.forward({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 3000 });
+      await other.pool.query(`UPDATE wake_requests SET created_at = created_at - $1::bigint`, [
+        STALE_MS + 1000,
+      ]);
+      expect(await bus.waiting(['orga_1'])).toEqual([]);
+      expect((await other.pool.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([
+        { n: 0 },
+      ]);
     } finally {
       await bus.close();
       await mine.close();

@@ -18,6 +18,8 @@ import { DB_NOW, type PostgresStore } from './pg-store.ts';
 import { REAPER_TYPES } from './pg-types.ts';
 
 export const BUS_CHANNEL = 'clever_reaper';
+/** A forwarded request not acted on within this (no instance held its owner) is dropped. */
+export const STALE_MS = 10 * 60_000;
 
 export interface PgBusOptions {
   store: PostgresStore;
@@ -265,6 +267,7 @@ export class PgBus implements TeamBus {
 
   async waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]> {
     if (ownerIds.length === 0) return [];
+    // A request older than STALE_MS is forgotten, not acted on: its visitor is long gone.
     const { rows } = await this.options.store.pool.query<{
       id: number;
       app_id: string;
@@ -272,9 +275,12 @@ export class PgBus implements TeamBus {
       source: WaitingRequest['source'];
       at: number;
     }>(
-      `SELECT id, app_id, owner_id, source, at FROM wake_requests
-       WHERE owner_id = ANY($1::text[]) ORDER BY id LIMIT 1000`,
-      [ownerIds],
+      `WITH stale AS (
+         DELETE FROM wake_requests WHERE owner_id = ANY($1::text[]) AND created_at < ${DB_NOW} - $2::bigint
+       )
+       SELECT id, app_id, owner_id, source, at FROM wake_requests
+       WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
+      [ownerIds, STALE_MS],
     );
     return rows.map((r) => ({ id: r.id, appId: r.app_id, ownerId: r.owner_id, source: r.source, at: r.at }));
   }
