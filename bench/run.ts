@@ -46,7 +46,8 @@ console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
 
 console.log('\n## 6. Team mode across instances');
-for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2 } : {})) note(r);
+for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2, burst: 20, bursts: 1 } : {}))
+  note(r);
 
 console.log('\n## History at scale');
 const history = execFileSync(

@@ -25,7 +25,7 @@ import { round, stats } from './stats.ts';
 
 const FACTOR = 30;
 
-async function until<T>(what: string, probe: () => T | null | false | undefined, ms = 30_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => T | null | false | undefined, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = probe();
@@ -60,10 +60,14 @@ async function latency(url: string, host: string, seconds: number): Promise<numb
   return latencies;
 }
 
-export async function teamBusBench(options: { changes?: number; seconds?: number; wakes?: number } = {}) {
+export async function teamBusBench(
+  options: { changes?: number; seconds?: number; wakes?: number; burst?: number; bursts?: number } = {},
+) {
   const changes = options.changes ?? 200;
   const seconds = options.seconds ?? 8;
   const wakes = options.wakes ?? 8;
+  const burst = options.burst ?? 100;
+  const bursts = options.bursts ?? 3;
   if (!findPostgresBin()) return [{ name: 'team mode across instances', skipped: 'no PostgreSQL here' }];
   const cluster = await startPostgresCluster();
   const origin = Date.now();
@@ -71,6 +75,9 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
   const cloud = new SimulatedCloud(clock, { deployDurationMs: 20 * SECOND, stopDurationMs: 8 * SECOND });
   const org = cloud.addOrganisation('Acme');
   const up = cloud.addApp(org.id, 'up', { vhosts: ['up.bench.test'] });
+  const burstApps = Array.from({ length: burst }, (_, i) =>
+    cloud.addApp(org.id, `burst-${i}`, { vhosts: [`burst-${i}.bench.test`] }),
+  );
   const asleep = Array.from({ length: 2 * wakes }, (_, i) =>
     cloud.addApp(org.id, `asleep-${i}`, { state: 'SHOULD_BE_DOWN', vhosts: [`asleep-${i}.bench.test`] }),
   );
@@ -81,7 +88,7 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
     const a = await startTeamInstance({ database, sim, clock, leaseMs: 15_000 });
     instances.push(a);
     await a.call('PATCH', '/api/settings', { wakeProxyPort: 0 });
-    for (const app of [up, ...asleep]) {
+    for (const app of [up, ...asleep, ...burstApps]) {
       await a.call('POST', '/api/routes', {
         appId: app.id,
         ownerId: org.id,
@@ -90,15 +97,15 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
       });
     }
     const engineA = () => a.server.service.current!.engine;
-    await until('the holder acting', () => engineA().get(up.id)?.state === 'Up');
+    await waitFor('the holder acting', () => engineA().get(up.id)?.state === 'Up');
     const b = await startTeamInstance({ database, sim, clock, leaseMs: 15_000 });
     instances.push(b);
     const engineB = () => b.server.service.current!.engine;
-    await until('the other instance seeing every app', () =>
+    await waitFor('the other instance seeing every app', () =>
       asleep.every((app) => engineB().get(app.id)?.state === 'Down') ? true : null,
     );
-    const proxyA = await until('the holder proxy', () => a.proxyUrl());
-    const proxyB = await until('the other proxy', () => b.proxyUrl());
+    const proxyA = await waitFor('the holder proxy', () => a.proxyUrl());
+    const proxyB = await waitFor('the other proxy', () => b.proxyUrl());
 
     // (a) changes on the holder, seen on the other instance's stream
     const streamA = await readEvents(a.server);
@@ -116,6 +123,35 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
       delays.push(seenB.at - seenA.at);
       fromCall.push(seenB.at - called);
       await new Promise((r) => setTimeout(r, 20));
+    }
+    // the same, in bursts: one bulk keep-awake of `burst` apps on the holder at a time
+    await waitFor('the other instance seeing the burst apps', () =>
+      burstApps.every((app) => engineB().get(app.id)?.state === 'Up') ? true : null,
+    );
+    const burstDelays: number[] = [];
+    for (let i = 0; i < bursts; i++) {
+      const until = clock.now() + 2 * HOUR + i * SECOND;
+      const reason = `kept awake until ${new Date(until).toISOString()}`;
+      const key = (e: { event: { type: string; entry?: { appId: string; reason: string } } }) =>
+        e.event.type === 'history' && e.event.entry?.reason === reason ? e.event.entry.appId : null;
+      await a.call('POST', '/api/apps/_bulk', {
+        action: 'keepAwake',
+        appIds: burstApps.map((app) => app.id),
+        until,
+      });
+      const seenOnB = await waitFor('the burst on the other stream', () => {
+        const got = new Map<string, number>();
+        for (const e of streamB.events) {
+          const id = key(e);
+          if (id) got.set(id, e.at);
+        }
+        return got.size === burst ? got : null;
+      });
+      for (const e of streamA.events) {
+        const id = key(e);
+        const onB = id ? seenOnB.get(id) : undefined;
+        if (onB !== undefined) burstDelays.push(onB - e.at);
+      }
     }
     streamA.close();
     streamB.close();
@@ -150,6 +186,11 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
       },
       { name: 'the same, from the call to the holder', unit: 'ms', ...stats(fromCall) },
       {
+        name: `the same, in bursts of ${burst} changes (a bulk keep-awake)`,
+        unit: 'ms',
+        ...stats(burstDelays),
+      },
+      {
         name: 'wake proxy for an Up app, one connection',
         directP50ms: direct.median,
         directP99ms: direct.p99,
@@ -183,6 +224,8 @@ export async function teamBusBench(options: { changes?: number; seconds?: number
 
 if (import.meta.main) {
   const quick = process.argv.includes('--quick');
-  for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2 } : {}))
+  for (const r of await teamBusBench(
+    quick ? { changes: 20, seconds: 2, wakes: 2, burst: 20, bursts: 1 } : {},
+  ))
     console.log(JSON.stringify(r));
 }
