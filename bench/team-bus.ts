@@ -81,6 +81,13 @@ export async function teamBusBench(
   const asleep = Array.from({ length: 2 * wakes }, (_, i) =>
     cloud.addApp(org.id, `asleep-${i}`, { state: 'SHOULD_BE_DOWN', vhosts: [`asleep-${i}.bench.test`] }),
   );
+  // When each start reached the simulator (real time), per app.
+  const started = new Map<string, number>();
+  const start = cloud.start.bind(cloud);
+  cloud.start = (ownerId, appId, cause) => {
+    started.set(appId, performance.now());
+    return start(ownerId, appId, cause);
+  };
   const sim = await startSimulatorServer({ cloud });
   const instances: TeamInstance[] = [];
   try {
@@ -166,15 +173,22 @@ export async function teamBusBench(
     const viaOther = stats(await latency(proxyB, 'up.bench.test', seconds));
     const startHolder: number[] = [];
     const startOther: number[] = [];
+    const callHolder: number[] = [];
+    const callOther: number[] = [];
     for (let i = 0; i < wakes; i++) {
-      for (const [proxy, into, app] of [
-        [proxyA, startHolder, asleep[2 * i]!],
-        [proxyB, startOther, asleep[2 * i + 1]!],
+      for (const [proxy, into, calls, app] of [
+        [proxyA, startHolder, callHolder, asleep[2 * i]!],
+        [proxyB, startOther, callOther, asleep[2 * i + 1]!],
       ] as const) {
+        const sent = performance.now();
         const answer = await held(proxy, app.vhosts[0]!);
         if (answer.status === 200) into.push(answer.ms);
+        const reached = started.get(app.id);
+        if (reached !== undefined) calls.push(reached - sent);
       }
     }
+    const holderCall = stats(callHolder);
+    const otherCall = stats(callOther);
     const holderStart = stats(startHolder);
     const otherStart = stats(startOther);
     return [
@@ -203,6 +217,15 @@ export async function teamBusBench(
         addedByHolderP99ms: round(viaHolder.p99 - direct.p99),
         addedByOtherP99ms: round(viaOther.p99 - direct.p99),
         samples: [direct.samples, viaHolder.samples, viaOther.samples],
+      },
+      {
+        name: 'a request for an asleep app at the wake proxy -> the start call reaching the simulator',
+        unit: 'ms',
+        holderMedian: holderCall.median,
+        holderWorst: holderCall.worst,
+        otherMedian: otherCall.median,
+        otherWorst: otherCall.worst,
+        samples: [holderCall.samples, otherCall.samples],
       },
       {
         name: 'time to start an asleep app through the wake proxy (held request)',
