@@ -8,6 +8,9 @@
  * instance sent it (`own`): its own changes are already in its memory.
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
+import type { HandedAction } from '../engine/engine.ts';
+
+export type { HandedAction };
 
 /** A request that reached an instance not acting on the app's owner, for the instance that does. */
 export interface ForwardedRequest {
@@ -16,6 +19,8 @@ export interface ForwardedRequest {
   source: TrafficSource;
   /** When it arrived (engine clock). */
   at: number;
+  /** An operator's action (keep awake, reset, release) instead of a request. */
+  action?: HandedAction;
 }
 
 /** A forwarded request as kept until the owner's holder acted on it. */

@@ -16,7 +16,7 @@
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { BusMessage, ForwardedRequest, TeamBus } from './team-bus.ts';
+import type { BusMessage, ForwardedRequest, TeamBus, WaitingRequest } from './team-bus.ts';
 
 export interface TeamSyncOptions {
   bus: TeamBus;
@@ -93,8 +93,13 @@ export class TeamSync {
   /** The engine's request for an app another instance acts on (EngineDeps.elsewhere). */
   forward(request: ForwardedRequest & { asks: boolean }): void {
     if (this.stopped) return;
-    if (!request.asks && request.source === 'access-log') return;
     const { asks, ...kept } = request;
+    // An operator's action goes at once, always.
+    if (kept.action) {
+      this.send(kept);
+      return;
+    }
+    if (!asks && request.source === 'access-log') return;
     const now = Date.now();
     const every = this.options.trafficEveryMs ?? 1000;
     const s = this.sent.get(request.appId);
@@ -226,6 +231,28 @@ export class TeamSync {
     if (owners.length) this.track(this.actOnRequests([...new Set(owners)]));
   }
 
+  /** One request or action handed over, done by this instance's engine. */
+  private async act(engine: Engine, r: WaitingRequest): Promise<void> {
+    const action = r.action;
+    if (!action) {
+      await engine.request(r.appId, r.source, r.at);
+      return;
+    }
+    switch (action.kind) {
+      case 'keepAwake':
+        await engine.keepAwake(r.appId, action.until, r.source);
+        return;
+      case 'reset':
+        await engine.reset(r.appId);
+        return;
+      case 'release':
+        await engine.releaseNow(r.appId);
+        return;
+      default:
+        assertNever(action);
+    }
+  }
+
   private track(work: Promise<void>): void {
     const run = work.catch((error: unknown) => {
       this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
@@ -300,7 +327,7 @@ export class TeamSync {
             done.push(r.id);
             return;
           }
-          await engine.request(r.appId, r.source, r.at);
+          await this.act(engine, r);
           // Lost the owner meanwhile: the request stays for the instance that took it.
           if (this.options.acts(r.ownerId)) done.push(r.id);
         } catch (error) {

@@ -26,6 +26,12 @@ export type EngineEvent =
 
 export type EngineListener = (event: EngineEvent) => void;
 
+/** Team mode: an operator's action on an app another instance acts on, handed to that instance. */
+export type HandedAction =
+  | { kind: 'keepAwake'; until: number | null }
+  | { kind: 'reset' }
+  | { kind: 'release' };
+
 export interface EngineDeps {
   clock: Clock;
   clever: CleverCloudPort;
@@ -51,6 +57,8 @@ export interface EngineDeps {
     source: TrafficSource;
     at: number;
     asks: boolean;
+    /** An operator's action instead of a request (keep awake, reset, release). */
+    action?: HandedAction;
   }) => void;
   /** Diagnostics; never given a credential. */
   log?: Log;

@@ -27,7 +27,7 @@ import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
-import { observed, reloadOwners } from './handover.ts';
+import { handOver, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
@@ -35,7 +35,7 @@ import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
-export type { EngineDeps, EngineEvent, EngineListener } from './core.ts';
+export type { EngineDeps, EngineEvent, EngineListener, HandedAction } from './core.ts';
 export { mapLimit } from './scheduler.ts';
 
 export class Engine {
@@ -410,6 +410,8 @@ export class Engine {
     source: TrafficSource = 'dashboard',
   ): Promise<AppRecord> {
     const record = this.mustGet(appId);
+    const handed = handOver(this.core, record, source, { kind: 'keepAwake', until });
+    if (handed) return handed.then(() => this.mustGet(appId));
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
     await this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
@@ -422,6 +424,8 @@ export class Engine {
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */
   async reset(appId: string): Promise<AppRecord> {
     const record = this.mustGet(appId);
+    const handed = handOver(this.core, record, 'dashboard', { kind: 'reset' });
+    if (handed) return handed.then(() => this.mustGet(appId));
     await this.journal.commit(
       record,
       {
@@ -453,6 +457,8 @@ export class Engine {
   async releaseNow(appId: string): Promise<void> {
     const record = this.core.records.get(appId);
     if (!record) return;
+    const handed = handOver(this.core, record, 'dashboard', { kind: 'release' });
+    if (handed) return handed;
     await this.evaluator.exclusive(appId, () =>
       this.evaluator.release(record, releaseDecision(record), 'operator'),
     );

@@ -4,8 +4,8 @@
  * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
  * acts on (the dashboard shows their apps as the datastore has them).
  */
-import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
-import type { EngineCore } from './core.ts';
+import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
+import type { EngineCore, EngineEvent, HandedAction } from './core.ts';
 
 /**
  * Replace the in-memory records of these owners by the datastore's; announce those that changed.
@@ -68,4 +68,56 @@ function sameRecord(a: AppRecord, b: AppRecord): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof AppRecord>;
   for (const key of keys) if ((a[key] ?? null) !== (b[key] ?? null)) return false;
   return true;
+}
+
+/** How long an operator's action handed to another instance may take to be seen here. */
+export const HANDED_ACTION_TIMEOUT_MS = 15_000;
+
+/**
+ * Team mode: an operator's action on an app whose owner another instance acts on is handed to that
+ * instance; resolves once its outcome reaches this one (the history entry it writes, or the app
+ * removed by a release), rejects after HANDED_ACTION_TIMEOUT_MS of real time. Null when this
+ * instance acts on the app itself (or has no other instance to hand it to).
+ */
+export function handOver(
+  core: EngineCore,
+  record: AppRecord,
+  source: TrafficSource,
+  action: HandedAction,
+): Promise<void> | null {
+  const elsewhere = core.deps.elsewhere;
+  if (!elsewhere || core.acts(record.ownerId)) return null;
+  const { appId } = record;
+  const done = (e: EngineEvent): boolean => {
+    if (e.type === 'removed') return e.appId === appId && action.kind === 'release';
+    if (e.type !== 'history' || e.entry.appId !== appId) return false;
+    switch (action.kind) {
+      case 'keepAwake':
+        return e.entry.kind === 'keep-awake';
+      case 'reset':
+        return e.entry.kind === 'reset';
+      case 'release':
+        return e.entry.kind === 'release';
+      default:
+        return assertNever(action);
+    }
+  };
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      core.listeners.delete(listen);
+      reject(
+        new Error(
+          `the instance acting on ${record.name} did not answer within ${HANDED_ACTION_TIMEOUT_MS / 1000} s`,
+        ),
+      );
+    }, HANDED_ACTION_TIMEOUT_MS);
+    const listen = (e: EngineEvent) => {
+      if (!done(e)) return;
+      clearTimeout(timer);
+      core.listeners.delete(listen);
+      resolve();
+    };
+    core.listeners.add(listen);
+    elsewhere({ appId, ownerId: record.ownerId, source, at: core.deps.clock.now(), asks: false, action });
+  });
 }

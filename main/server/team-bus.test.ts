@@ -232,6 +232,22 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(woken.status).toBe(200);
       expect(woken.body.state).toBe('Up');
       expect(sim.calls.get(START)).toBe(2);
+
+      // an operator's actions at the second instance are handed to the holder, and answered once seen
+      const keepUntil = clock.now() + 3 * HOUR;
+      const kept = await b.call<AppView>('POST', `/api/apps/${third.id}/_keep-awake`, { until: keepUntil });
+      expect(kept.status).toBe(200);
+      expect(kept.body.keepAwakeUntil).toBe(keepUntil);
+      expect(engineA().get(third.id)!.keepAwakeUntil).toBe(keepUntil);
+      const reset = await b.call<AppView>('POST', `/api/apps/${third.id}/_reset`);
+      expect(reset.status).toBe(200);
+      const holderHistory = await a.call<HistoryEntry[]>('GET', `/api/apps/${third.id}/history`);
+      expect(holderHistory.body.filter((h) => h.kind === 'reset' && h.actor === 'operator')).toHaveLength(1);
+      expect(holderHistory.body.filter((h) => h.kind === 'keep-awake')).toHaveLength(1);
+      const released = await b.call<{ appId: string }>('POST', `/api/apps/${third.id}/_release`);
+      expect(released.status).toBe(200);
+      expect(engineB().get(third.id)).toBeUndefined();
+      await until('the holder releasing it', () => engineA().get(third.id) === undefined);
       expect((await db.query('SELECT holder FROM leases')).rows).toEqual([{ holder }]);
 
       // the second instance's bus is cut and cannot connect for a while; what was said meanwhile is

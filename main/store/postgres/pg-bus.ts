@@ -12,7 +12,13 @@
 import pg from 'pg';
 import type { AppRecord, HistoryEntry } from '../../../shared/domain.ts';
 import { describeError, type Log } from '../../../shared/log.ts';
-import type { BusMessage, ForwardedRequest, TeamBus, WaitingRequest } from '../../bus/team-bus.ts';
+import type {
+  BusMessage,
+  ForwardedRequest,
+  HandedAction,
+  TeamBus,
+  WaitingRequest,
+} from '../../bus/team-bus.ts';
 import { HISTORY_COLUMNS, toHistoryEntry } from '../history-sql.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
 import { REAPER_TYPES } from './pg-types.ts';
@@ -258,10 +264,19 @@ export class PgBus implements TeamBus {
   }
 
   async forward(request: ForwardedRequest): Promise<void> {
+    const { action } = request;
     await this.options.store.pool.query(
-      `INSERT INTO wake_requests (app_id, owner_id, source, at, from_instance, created_at)
-       VALUES ($1, $2, $3, $4, $5, ${DB_NOW})`,
-      [request.appId, request.ownerId, request.source, request.at, this.options.instanceId],
+      `INSERT INTO wake_requests (app_id, owner_id, source, at, action, until_at, from_instance, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, ${DB_NOW})`,
+      [
+        request.appId,
+        request.ownerId,
+        request.source,
+        request.at,
+        action?.kind ?? null,
+        action?.kind === 'keepAwake' ? action.until : null,
+        this.options.instanceId,
+      ],
     );
   }
 
@@ -274,19 +289,38 @@ export class PgBus implements TeamBus {
       owner_id: string;
       source: WaitingRequest['source'];
       at: number;
+      action: string | null;
+      until_at: number | null;
     }>(
       `WITH stale AS (
          DELETE FROM wake_requests WHERE owner_id = ANY($1::text[]) AND created_at < ${DB_NOW} - $2::bigint
        )
-       SELECT id, app_id, owner_id, source, at FROM wake_requests
+       SELECT id, app_id, owner_id, source, at, action, until_at FROM wake_requests
        WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
       [ownerIds, STALE_MS],
     );
-    return rows.map((r) => ({ id: r.id, appId: r.app_id, ownerId: r.owner_id, source: r.source, at: r.at }));
+    return rows.flatMap((r) => {
+      const request: WaitingRequest = {
+        id: r.id,
+        appId: r.app_id,
+        ownerId: r.owner_id,
+        source: r.source,
+        at: r.at,
+      };
+      if (r.action === null) return [request];
+      const action = actionOf(r.action, r.until_at);
+      return action ? [{ ...request, action }] : []; // an action of a newer version: left alone
+    });
   }
 
   async done(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
     await this.options.store.pool.query('DELETE FROM wake_requests WHERE id = ANY($1::bigint[])', [ids]);
   }
+}
+
+function actionOf(kind: string, until: number | null): HandedAction | null {
+  if (kind === 'keepAwake') return { kind, until };
+  if (kind === 'reset' || kind === 'release') return { kind };
+  return null;
 }

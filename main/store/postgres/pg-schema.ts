@@ -107,8 +107,8 @@ export const PG_MIGRATIONS: string[] = [
     seen_at BIGINT NOT NULL
   );
   `,
-  // 3: the instances' bus (pg-bus.ts). Requests that reached an instance not holding the app's owner,
-  // kept until the holder acted on them; and a NOTIFY on the channel `clever_reaper` at the commit of
+  // 3: the instances' bus (pg-bus.ts). Requests (and operators' actions) that reached an instance not
+  // holding the app's owner, kept until the holder acted on them; and a NOTIFY on the channel `clever_reaper` at the commit of
   // each change another instance shows or acts on. Payloads name ids, never rows:
   //   {"k":"s","a":app,"o":owner}   an app's record was written or removed
   //   {"k":"h","f":first,"t":last}  history entries with ids first..last were added (one per statement)
@@ -121,6 +121,9 @@ export const PG_MIGRATIONS: string[] = [
     owner_id TEXT NOT NULL,
     source TEXT NOT NULL,
     at BIGINT NOT NULL,
+    -- NULL: a request (traffic, a wake); else an operator's action: keepAwake (until_at), reset, release
+    action TEXT,
+    until_at BIGINT,
     from_instance TEXT NOT NULL,
     created_at BIGINT NOT NULL
   );
