@@ -27,7 +27,7 @@ export interface TeamSyncOptions {
   acts: (ownerId: string) => boolean;
   /** The owners this instance acts on now. */
   activeOwners: () => string[];
-  /** Plain traffic of one app is handed over at most once per this (real ms; default 1 s). */
+  /** Plain traffic of one app is handed over at most once per this (real ms; default 2 s). */
   trafficEveryMs?: number;
   log?: Log;
 }
@@ -101,7 +101,7 @@ export class TeamSync {
     }
     if (!asks && request.source === 'access-log') return;
     const now = Date.now();
-    const every = this.options.trafficEveryMs ?? 1000;
+    const every = this.options.trafficEveryMs ?? 2000;
     const s = this.sent.get(request.appId);
     // A wake goes at once unless one went within the window; plain traffic once per window.
     if (!s || now - s.at >= every || (asks && !s.asked)) {
