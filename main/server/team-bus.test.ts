@@ -238,7 +238,8 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       const kept = await b.call<AppView>('POST', `/api/apps/${third.id}/_keep-awake`, { until: keepUntil });
       expect(kept.status).toBe(200);
       expect(kept.body.keepAwakeUntil).toBe(keepUntil);
-      expect(engineA().get(third.id)!.keepAwakeUntil).toBe(keepUntil);
+      // committed when the second instance hears of it; the holder applies it once its commit returns
+      await until('the holder applying it', () => engineA().get(third.id)?.keepAwakeUntil === keepUntil);
       const reset = await b.call<AppView>('POST', `/api/apps/${third.id}/_reset`);
       expect(reset.status).toBe(200);
       const holderHistory = await a.call<HistoryEntry[]>('GET', `/api/apps/${third.id}/history`);
