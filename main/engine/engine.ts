@@ -13,13 +13,7 @@
  * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts) and the
  * journal, the one door for writes (journal.ts).
  */
-import {
-  type AppRecord,
-  type HistoryEntry,
-  newRecord,
-  type ReaperState,
-  type TrafficSource,
-} from '../../shared/domain.ts';
+import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
@@ -27,7 +21,7 @@ import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
 import { Evaluator } from './evaluator.ts';
-import { handOver, observed, reloadOwners } from './handover.ts';
+import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
@@ -139,20 +133,9 @@ export class Engine {
     });
   }
 
-  /**
-   * Team mode: records another instance wrote (or removed), and history entries it added, as the
-   * datastore has them now. Those of owners this instance acts on are ignored (its memory is the
-   * truth for them); the others are taken and announced, the entries announced.
-   */
-  observed(change: {
-    records?: readonly AppRecord[];
-    removed?: readonly string[];
-    history?: readonly HistoryEntry[];
-  }): void {
-    observed(this.core, change, {
-      changed: (record) => this.changed(record),
-      forgotten: (appId) => this.forgotten(appId),
-    });
+  /** Team mode: what another instance wrote, as stored now (handover.ts: `observed`). */
+  observed(change: ObservedChange): void {
+    observed(this.core, change, { changed: (r) => this.changed(r), forgotten: (a) => this.forgotten(a) });
   }
 
   /**

@@ -37,13 +37,21 @@ export async function reloadOwners(
   }
 }
 
+/** Records another instance wrote, apps it removed, and history entries it added. */
+export interface ObservedChange {
+  records?: readonly AppRecord[];
+  removed?: readonly string[];
+  history?: readonly HistoryEntry[];
+}
+
 /**
- * Records another instance wrote or removed, and entries it added (team mode's bus): applied for the
- * owners this instance does not act on, as reloadOwners does; the entries announced.
+ * Records another instance wrote or removed, and entries it added (team mode's bus), as the
+ * datastore has them now: applied for the owners this instance does not act on (its memory is the
+ * truth for the others), as reloadOwners does; the entries announced.
  */
 export function observed(
   core: EngineCore,
-  change: { records?: readonly AppRecord[]; removed?: readonly string[]; history?: readonly HistoryEntry[] },
+  change: ObservedChange,
   hooks: { changed(record: AppRecord): void; forgotten(appId: string): void },
 ): void {
   for (const record of change.records ?? []) {
