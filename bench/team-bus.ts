@@ -65,7 +65,7 @@ export async function teamBusBench(
 ) {
   const changes = options.changes ?? 200;
   const seconds = options.seconds ?? 8;
-  const wakes = options.wakes ?? 8;
+  const wakes = options.wakes ?? 20;
   const burst = options.burst ?? 100;
   const bursts = options.bursts ?? 3;
   if (!findPostgresBin()) return [{ name: 'team mode across instances', skipped: 'no PostgreSQL here' }];
