@@ -115,7 +115,7 @@ export function handOver(
       core.listeners.delete(listen);
       reject(
         new Error(
-          `the instance acting on ${record.name} did not answer within ${HANDED_ACTION_TIMEOUT_MS / 1000} s`,
+          `no instance confirmed it within ${HANDED_ACTION_TIMEOUT_MS / 1000} s: it waits in the datastore for the instance acting on ${record.name}`,
         ),
       );
     }, HANDED_ACTION_TIMEOUT_MS);
