@@ -4,6 +4,7 @@
  * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
  * acts on (the dashboard shows their apps as the datastore has them).
  */
+import { TimeoutError } from '../../shared/api-errors.ts';
 import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
 import type { EngineCore, EngineEvent, HandedAction } from './core.ts';
 
@@ -114,7 +115,7 @@ export function handOver(
     const timer = setTimeout(() => {
       core.listeners.delete(listen);
       reject(
-        new Error(
+        new TimeoutError(
           `no instance confirmed it within ${HANDED_ACTION_TIMEOUT_MS / 1000} s: it waits in the datastore for the instance acting on ${record.name}`,
         ),
       );
