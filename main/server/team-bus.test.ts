@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppView, ReaperEvent } from '../../shared/api.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
-import { HOUR, SECOND } from '../../shared/durations.ts';
+import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
@@ -121,6 +121,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
     const asleep = cloud.addApp(org.id, 'review', { state: 'SHOULD_BE_DOWN' });
     const other = cloud.addApp(org.id, 'docs');
     const third = cloud.addApp(org.id, 'sandbox', { state: 'SHOULD_BE_DOWN' });
+    const api = cloud.addApp(org.id, 'api', { state: 'SHOULD_BE_DOWN' });
     sim = await startSimulatorServer({ cloud });
     const database = await cluster.createDatabase();
     const db = new pg.Client({ connectionString: database });
@@ -133,10 +134,13 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
     try {
       const a = await startTeamInstance({ database, sim, clock, leaseMs: LEASE_MS });
       instances.push(a);
-      expect((await a.call('PATCH', '/api/settings', { wakeProxyPort: 0 })).status).toBe(200);
+      // A held request waits up to 10 min of the clock (20 s of real time).
+      const settings = { wakeProxyPort: 0, holdDeadlineMs: 10 * MINUTE };
+      expect((await a.call('PATCH', '/api/settings', settings)).status).toBe(200);
       for (const [app, host] of [
         [asleep, 'review.example.test'],
         [third, 'sandbox.example.test'],
+        [api, 'api.example.test'],
       ] as const) {
         const created = await a.call('POST', '/api/routes', {
           appId: app.id,
@@ -232,6 +236,13 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(woken.status).toBe(200);
       expect(woken.body.state).toBe('Up');
       expect(sim.calls.get(START)).toBe(2);
+
+      // a client that is not a browser, at the second instance: held until the app is Up, then passed
+      await until('the second instance seeing the api asleep', () => engineB().get(api.id)?.state === 'Down');
+      const heldAnswer = await visit(proxyB, 'api.example.test', '/', 'application/json');
+      expect(heldAnswer.status).toBe(200);
+      expect(heldAnswer.body).toContain('api');
+      expect(sim.calls.get(START)).toBe(3);
 
       // an operator's actions at the second instance are handed to the holder, and answered once seen
       const keepUntil = clock.now() + 3 * HOUR;
