@@ -48,6 +48,7 @@ export class TeamSync {
   private readonly requestOwners = new Set<string>();
   private catchUp = false;
   private running: Promise<void> | null = null;
+  private retry: ReturnType<typeof setTimeout> | null = null;
   private again = false;
   /** History ids announced, oldest first (bounded), and the highest. */
   private readonly seen = new Set<number>();
@@ -82,6 +83,7 @@ export class TeamSync {
   async stop(): Promise<void> {
     this.stopped = true;
     this.off?.();
+    if (this.retry) clearTimeout(this.retry);
     for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
     this.sent.clear();
     await this.running?.catch(() => {});
@@ -186,10 +188,18 @@ export class TeamSync {
     }
     this.running = this.readNow()
       .catch((error: unknown) => {
+        // What this read was to announce is read again by a catch-up, in a second.
         this.options.log?.(
           'warn',
-          `the changes of the other instances could not be read: ${describeError(error)}`,
+          `the changes of the other instances could not be read (again in 1 s): ${describeError(error)}`,
         );
+        this.catchUp = true;
+        if (!this.retry) {
+          this.retry = setTimeout(() => {
+            this.retry = null;
+            this.schedule();
+          }, 1000);
+        }
       })
       .finally(() => {
         this.running = null;
