@@ -13,6 +13,7 @@ import { dashboardBench } from './dashboard.ts';
 import { engineTick } from './engine-tick.ts';
 import { idleBench } from './idle.ts';
 import { reactionTimes } from './reaction.ts';
+import { teamBusBench } from './team-bus.ts';
 import { teamSweep } from './team-sweep.ts';
 import { teamTakeover } from './team-takeover.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
@@ -49,6 +50,9 @@ note(await wakeProxyBench(quick ? 2 : 8));
 console.log('\n## 6. Team mode on PostgreSQL');
 for (const r of await teamSweep(1000, quick ? 1 : 5)) note(r);
 for (const lease of quick ? [2] : [2, 15]) for (const r of await teamTakeover(lease, quick ? 1 : 5)) note(r);
+console.log('\n## 7. Team mode across instances');
+for (const r of await teamBusBench(quick ? { changes: 20, seconds: 2, wakes: 2, burst: 20, bursts: 1 } : {}))
+  note(r);
 
 console.log('\n## History at scale');
 const history = execFileSync(

@@ -3,7 +3,7 @@
  * and whether it runs. The Engine owns one and hands it to the journal, the traffic coalescer, the
  * evaluator and the scheduler; none of them is visible outside main/engine.
  */
-import type { AppRecord, HistoryEntry } from '../../shared/domain.ts';
+import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { settingsFor } from '../../shared/rules.ts';
@@ -26,6 +26,12 @@ export type EngineEvent =
 
 export type EngineListener = (event: EngineEvent) => void;
 
+/** Team mode: an operator's action on an app another instance acts on, handed to that instance. */
+export type HandedAction =
+  | { kind: 'keepAwake'; until: number | null }
+  | { kind: 'reset' }
+  | { kind: 'release' };
+
 export interface EngineDeps {
   clock: Clock;
   clever: CleverCloudPort;
@@ -41,6 +47,19 @@ export interface EngineDeps {
    * Decisions, calls and sweeps skip the others; their records stay for the dashboard. None: all.
    */
   acts?: (ownerId: string) => boolean;
+  /**
+   * Team mode: a request for an app whose owner another instance acts on, handed over to it (the
+   * instances' bus). `asks`: whether this instance's view of the app says it sleeps.
+   */
+  elsewhere?: (request: {
+    appId: string;
+    ownerId: string;
+    source: TrafficSource;
+    at: number;
+    asks: boolean;
+    /** An operator's action instead of a request (keep awake, reset, release). */
+    action?: HandedAction;
+  }) => void;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }

@@ -2,7 +2,7 @@
  * The decisions of a sleeping app and of an app waking up (Down, WaitingForUp): starts made outside
  * the reaper, the wake a request or a must-be-up range asks for, and the table of "Waking up".
  */
-import { type Actor, type AppRecord, assertNever, CAUSES } from '../../shared/domain.ts';
+import { type Actor, type AppRecord, assertNever, CAUSES, type TrafficSource } from '../../shared/domain.ts';
 import {
   act,
   actorOfSource,
@@ -236,4 +236,31 @@ function failTimeoutOr(clockStart: number, ctx: DecisionContext, patch: Partial<
     return go('Error', 'reaper', CAUSES.startTimeout, ctx.now, { ...patch, cause: CAUSES.startTimeout });
   }
   return wait(patch);
+}
+
+/**
+ * Dry-run: the first request after a sleep was recorded is the wake that sleep would have needed
+ * (the savings count a projected sleep up to it). The note to write with the request, if it is one.
+ */
+export function wouldWakeNotes(
+  record: AppRecord,
+  dryRun: boolean,
+  at: number,
+  source: TrafficSource,
+): { kind: 'would-wake'; actor: 'request'; reason: string }[] | undefined {
+  const wouldWake =
+    dryRun &&
+    record.state === 'Up' &&
+    record.dryRunSleepNotedAt !== null &&
+    at >= record.dryRunSleepNotedAt &&
+    (record.lastRequestAt === null || record.lastRequestAt < record.dryRunSleepNotedAt);
+  return wouldWake
+    ? [
+        {
+          kind: 'would-wake',
+          actor: 'request',
+          reason: `dry-run: a request (${source}) would have woken the app`,
+        },
+      ]
+    : undefined;
 }

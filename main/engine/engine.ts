@@ -20,8 +20,9 @@ import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
+import { wouldWakeNotes } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
-import { reloadOwners } from './handover.ts';
+import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
@@ -29,7 +30,7 @@ import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
-export type { EngineDeps, EngineEvent, EngineListener } from './core.ts';
+export type { EngineDeps, EngineEvent, EngineListener, HandedAction } from './core.ts';
 export { mapLimit } from './scheduler.ts';
 
 export class Engine {
@@ -40,6 +41,8 @@ export class Engine {
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
   private readonly ruleOwners: RuleOwners;
+  /** What a record written or read again sets off: its due times, or its timers dropped. */
+  private readonly watch: { changed: (record: AppRecord) => void; forgotten: (appId: string) => void };
   /** The rules last resolved (a change of them sweeps at once). */
   private rulesSeen: readonly Rule[] | null = null;
   /** The sweep interval last seen (a change re-arms the waiting sweep). */
@@ -55,7 +58,8 @@ export class Engine {
     this.deps = deps;
     this.core = new EngineCore(deps);
     const changed = (record: AppRecord) => this.changed(record);
-    this.journal = new Journal(this.core, { changed, forgotten: (appId) => this.forgotten(appId) });
+    this.watch = { changed, forgotten: (appId) => this.forgotten(appId) };
+    this.journal = new Journal(this.core, this.watch);
     this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
@@ -127,15 +131,17 @@ export class Engine {
    * on (what the dashboard shows of them).
    */
   reloadOwners(ownerIds: readonly string[]): Promise<void> {
-    return reloadOwners(this.core, ownerIds, {
-      changed: (record) => this.changed(record),
-      forgotten: (appId) => this.forgotten(appId),
-    });
+    return reloadOwners(this.core, ownerIds, this.watch);
   }
 
   /** The owners the rules look at, known now (team mode registers their leases: rule-owners.ts). */
   ruleOwnerIds(): string[] {
     return this.ruleOwners.known();
+  }
+
+  /** Team mode: what another instance wrote, as stored now (handover.ts: `observed`). */
+  observed(change: ObservedChange): void {
+    observed(this.core, change, this.watch);
   }
 
   /**
@@ -314,10 +320,13 @@ export class Engine {
   ): Promise<AppRecord | undefined> {
     const record = this.core.records.get(appId);
     if (!record) return undefined;
-    // Team mode: the instance holding the owner's lease acts on its requests.
-    if (!this.core.acts(record.ownerId)) return record;
     const asks =
       record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
+    // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
+    if (!this.core.acts(record.ownerId)) {
+      this.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
+      return record;
+    }
     if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;
     // Steady traffic on an awake app: noted (the wake proxy's hot path), applied to the record within
     // a second or before the app's next decision, written with its next change.
@@ -332,27 +341,12 @@ export class Engine {
       patch.wakeRequestedAt = at;
       patch.lastRequestSource = source;
     }
-    // Dry-run: the first request after a sleep was recorded is the wake that sleep would have needed
-    // (the savings count a projected sleep up to it).
-    const wouldWake =
-      settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun &&
-      record.state === 'Up' &&
-      record.dryRunSleepNotedAt !== null &&
-      at >= record.dryRunSleepNotedAt &&
-      (record.lastRequestAt === null || record.lastRequestAt < record.dryRunSleepNotedAt);
+    const dryRun = settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun;
     const next = await this.journal.commit(
       record,
       patch,
       undefined,
-      wouldWake
-        ? [
-            {
-              kind: 'would-wake',
-              actor: 'request',
-              reason: `dry-run: a request (${source}) would have woken the app`,
-            },
-          ]
-        : undefined,
+      wouldWakeNotes(record, dryRun, at, source),
     );
     if (!asks) return next;
     await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
@@ -390,6 +384,8 @@ export class Engine {
     source: TrafficSource = 'dashboard',
   ): Promise<AppRecord> {
     const record = this.mustGet(appId);
+    const handed = handOver(this.core, record, source, { kind: 'keepAwake', until });
+    if (handed) return handed.then(() => this.mustGet(appId));
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
     await this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
@@ -402,6 +398,8 @@ export class Engine {
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */
   async reset(appId: string): Promise<AppRecord> {
     const record = this.mustGet(appId);
+    const handed = handOver(this.core, record, 'dashboard', { kind: 'reset' });
+    if (handed) return handed.then(() => this.mustGet(appId));
     await this.journal.commit(
       record,
       {
@@ -433,6 +431,8 @@ export class Engine {
   async releaseNow(appId: string): Promise<void> {
     const record = this.core.records.get(appId);
     if (!record) return;
+    const handed = handOver(this.core, record, 'dashboard', { kind: 'release' });
+    if (handed) return handed;
     await this.evaluator.exclusive(appId, () =>
       this.evaluator.release(record, releaseDecision(record), 'operator'),
     );

@@ -4,8 +4,9 @@
  * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
  * acts on (the dashboard shows their apps as the datastore has them).
  */
-import type { AppRecord } from '../../shared/domain.ts';
-import type { EngineCore } from './core.ts';
+import { TimeoutError } from '../../shared/api-errors.ts';
+import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
+import type { EngineCore, EngineEvent, HandedAction } from './core.ts';
 
 /**
  * Replace the in-memory records of these owners by the datastore's; announce those that changed.
@@ -37,8 +38,95 @@ export async function reloadOwners(
   }
 }
 
+/** Records another instance wrote, apps it removed, and history entries it added. */
+export interface ObservedChange {
+  records?: readonly AppRecord[];
+  removed?: readonly string[];
+  history?: readonly HistoryEntry[];
+}
+
+/**
+ * Records another instance wrote or removed, and entries it added (team mode's bus), as the
+ * datastore has them now: applied for the owners this instance does not act on (its memory is the
+ * truth for the others), as reloadOwners does; the entries announced.
+ */
+export function observed(
+  core: EngineCore,
+  change: ObservedChange,
+  hooks: { changed(record: AppRecord): void; forgotten(appId: string): void },
+): void {
+  for (const record of change.records ?? []) {
+    const before = core.records.get(record.appId);
+    if (core.acts(record.ownerId) || (before && core.acts(before.ownerId))) continue;
+    if (before && sameRecord(before, record)) continue;
+    core.records.set(record.appId, record);
+    core.emit({ type: 'app', record });
+    hooks.changed(record);
+  }
+  for (const appId of change.removed ?? []) {
+    const before = core.records.get(appId);
+    if (!before || core.acts(before.ownerId)) continue;
+    core.records.delete(appId);
+    hooks.forgotten(appId);
+    core.emit({ type: 'removed', appId });
+  }
+  for (const entry of change.history ?? []) core.emit({ type: 'history', entry });
+}
+
 function sameRecord(a: AppRecord, b: AppRecord): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof AppRecord>;
   for (const key of keys) if ((a[key] ?? null) !== (b[key] ?? null)) return false;
   return true;
+}
+
+/** How long an operator's action handed to another instance may take to be seen here. */
+export const HANDED_ACTION_TIMEOUT_MS = 15_000;
+
+/**
+ * Team mode: an operator's action on an app whose owner another instance acts on is handed to that
+ * instance; resolves once its outcome reaches this one (the history entry it writes, or the app
+ * removed by a release), rejects after HANDED_ACTION_TIMEOUT_MS of real time. Null when this
+ * instance acts on the app itself (or has no other instance to hand it to).
+ */
+export function handOver(
+  core: EngineCore,
+  record: AppRecord,
+  source: TrafficSource,
+  action: HandedAction,
+): Promise<void> | null {
+  const elsewhere = core.deps.elsewhere;
+  if (!elsewhere || core.acts(record.ownerId)) return null;
+  const { appId } = record;
+  const done = (e: EngineEvent): boolean => {
+    if (e.type === 'removed') return e.appId === appId && action.kind === 'release';
+    if (e.type !== 'history' || e.entry.appId !== appId) return false;
+    switch (action.kind) {
+      case 'keepAwake':
+        return e.entry.kind === 'keep-awake';
+      case 'reset':
+        return e.entry.kind === 'reset';
+      case 'release':
+        return e.entry.kind === 'release';
+      default:
+        return assertNever(action);
+    }
+  };
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      core.listeners.delete(listen);
+      reject(
+        new TimeoutError(
+          `no instance confirmed it within ${HANDED_ACTION_TIMEOUT_MS / 1000} s: it waits in the datastore for the instance acting on ${record.name}`,
+        ),
+      );
+    }, HANDED_ACTION_TIMEOUT_MS);
+    const listen = (e: EngineEvent) => {
+      if (!done(e)) return;
+      clearTimeout(timer);
+      core.listeners.delete(listen);
+      resolve();
+    };
+    core.listeners.add(listen);
+    elsewhere({ appId, ownerId: record.ownerId, source, at: core.deps.clock.now(), asks: false, action });
+  });
 }

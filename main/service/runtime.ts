@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   accountClock?: Clock;
   /** Tests: a Clever Cloud port to run an account session on. */
   clever?: CleverCloudPort;
+  /** Tests: where an account session's wake proxy sends requests (a simulator serving apps by Host). */
+  upstreamOrigin?: string;
   /** Tests: the credentials manager. */
   credentials?: CredentialsManager;
   /** Tests: timings of the webhooks and of the history retention. */
@@ -93,6 +95,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
         }
       : {}),
     ...(options.leaseMs ? { leases: { leaseMs: options.leaseMs } } : {}),
+    ...(options.upstreamOrigin ? { upstreamOrigin: options.upstreamOrigin } : {}),
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);

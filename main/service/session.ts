@@ -10,6 +10,7 @@
  */
 
 import type { Log } from '../../shared/log.ts';
+import { TeamSync } from '../bus/team-sync.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
@@ -23,6 +24,7 @@ import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/confi
 import type { ReaperStore } from '../store/contract.ts';
 import { Datastore } from '../store/datastore.ts';
 import { LeaseKeeper } from '../store/postgres/leases.ts';
+import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
@@ -92,6 +94,11 @@ export interface SessionOptions {
     clever: CleverCloudPort,
     context: { mode: 'demo' | 'account'; store: ReaperStore; clock: Clock },
   ) => CleverCloudPort;
+  /**
+   * Tests: where an account session's wake proxy sends requests (a simulator serving the apps by
+   * Host) instead of each app's own domain.
+   */
+  upstreamOrigin?: string;
   /** Every Clever Cloud call of the demo's client (for metrics; an account's client has its own). */
   onCall?: (call: CallRecord) => void;
   log?: Log;
@@ -135,8 +142,8 @@ interface Parts {
   leases?: { store: PostgresStore; leaseMs?: number; instanceId?: string };
 }
 
-/** Team mode: the lease keeper of a session, acting through its engine. */
-function keeperFor(parts: Parts, engine: () => Engine): LeaseKeeper | null {
+/** Team mode: the lease keeper of a session, acting through its engine (and the bus, `sync`). */
+function keeperFor(parts: Parts, engine: () => Engine, sync: () => TeamSync | null): LeaseKeeper | null {
   const { leases, config, log } = parts;
   if (!leases) return null;
   return new LeaseKeeper({
@@ -166,16 +173,44 @@ function keeperFor(parts: Parts, engine: () => Engine): LeaseKeeper | null {
         engine()
           .reconcileNow()
           .catch(() => {});
+      sync()?.takeOver(owners); // the requests left for them
     },
     onLetGo: () => engine().settled(),
-    onRound: (others) => engine().reloadOwners(others),
+    onRound: (others) => {
+      sync()?.round();
+      return engine().reloadOwners(others);
+    },
     ...(log ? { log } : {}),
   });
 }
 
 async function open(parts: Parts): Promise<Session> {
   const { clock, config, store, clever, log } = parts;
-  const keeper = keeperFor(parts, () => engine);
+  let sync: TeamSync | null = null;
+  const keeper = keeperFor(
+    parts,
+    () => engine,
+    () => sync,
+  );
+  // Team mode: the instances' bus, listening before the first lease round.
+  const bus =
+    keeper && parts.leases
+      ? await PgBus.start({
+          store: parts.leases.store,
+          instanceId: keeper.instanceId,
+          ...(log ? { log } : {}),
+        })
+      : null;
+  if (bus && keeper) {
+    sync = new TeamSync({
+      bus,
+      engine: () => engine,
+      reloadConfig: () => config.reload(),
+      acts: (owner) => keeper.acts(owner),
+      activeOwners: () => keeper.activeOwners(),
+      ...(log ? { log } : {}),
+    });
+  }
   const engine: Engine = new Engine({
     clock,
     clever: parts.enginePort ?? clever,
@@ -185,6 +220,7 @@ async function open(parts: Parts): Promise<Session> {
     ...(keeper
       ? { acts: (owner: string) => keeper.acts(owner), leaseGuard: (owner: string) => keeper.guard(owner) }
       : {}),
+    ...(sync ? { elsewhere: (request) => sync?.forward(request) } : {}),
     ...(log ? { log } : {}),
   });
   const offConfig = config.onChange(() => {
@@ -204,6 +240,7 @@ async function open(parts: Parts): Promise<Session> {
   const socket = eventsOf(clever);
   const follower = socket ? new EventFollower({ engine, source: socket, ...(log ? { log } : {}) }) : null;
   await engine.start();
+  sync?.start();
   await keeper?.start();
   await traffic.start();
   follower?.start();
@@ -226,7 +263,9 @@ async function open(parts: Parts): Promise<Session> {
       offConfig();
       await follower?.stop();
       await traffic.close();
+      await sync?.stop();
       await keeper?.stop();
+      await bus?.close();
       await engine.stop();
       await parts.onClose?.();
       await store.close();
@@ -330,6 +369,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         clock,
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
         clever,
+        ...(options.upstreamOrigin ? { origin: options.upstreamOrigin } : {}),
         waitFirstSweep: !(clock instanceof ManualClock),
         ...(log ? { log } : {}),
       });

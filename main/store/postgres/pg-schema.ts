@@ -107,6 +107,62 @@ export const PG_MIGRATIONS: string[] = [
     seen_at BIGINT NOT NULL
   );
   `,
+  // 3: the instances' bus (pg-bus.ts). Requests (and operators' actions) that reached an instance not
+  // holding the app's owner, kept until the holder acted on them; and a NOTIFY on the channel `clever_reaper` at the commit of
+  // each change another instance shows or acts on. Payloads name ids, never rows:
+  //   {"k":"s","a":app,"o":owner}   an app's record was written or removed
+  //   {"k":"h","f":first,"t":last}  history entries with ids first..last were added (one per statement)
+  //   {"k":"c","key":key}           routes, rules or settings were saved
+  //   {"k":"r","id":id,"o":owner}   a request for an app of that owner waits in wake_requests
+  `
+  CREATE TABLE wake_requests (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    app_id TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    -- NULL: a request (traffic, a wake); else an operator's action: keepAwake (until_at), reset, release
+    action TEXT,
+    until_at BIGINT,
+    from_instance TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX wake_requests_owner ON wake_requests (owner_id, id);
+  CREATE FUNCTION reaper_notify_state() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE r RECORD;
+  BEGIN
+    IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+    PERFORM pg_notify('clever_reaper', json_build_object('k', 's', 'a', r.app_id, 'o', r.owner_id)::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER app_state_notifies AFTER INSERT OR UPDATE OR DELETE ON app_state
+    FOR EACH ROW EXECUTE FUNCTION reaper_notify_state();
+  CREATE FUNCTION reaper_notify_history() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE lo BIGINT; hi BIGINT;
+  BEGIN
+    SELECT min(id), max(id) INTO lo, hi FROM added;
+    IF lo IS NOT NULL THEN
+      PERFORM pg_notify('clever_reaper', json_build_object('k', 'h', 'f', lo, 't', hi)::text);
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER history_notifies AFTER INSERT ON history REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_history();
+  CREATE FUNCTION reaper_notify_config() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('clever_reaper', json_build_object('k', 'c', 'key', NEW.key)::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER config_notifies AFTER INSERT OR UPDATE ON config
+    FOR EACH ROW EXECUTE FUNCTION reaper_notify_config();
+  CREATE FUNCTION reaper_notify_request() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('clever_reaper', json_build_object('k', 'r', 'id', NEW.id, 'o', NEW.owner_id)::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER wake_requests_notify AFTER INSERT ON wake_requests
+    FOR EACH ROW EXECUTE FUNCTION reaper_notify_request();
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */

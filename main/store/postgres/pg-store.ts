@@ -62,12 +62,24 @@ export interface PostgresStoreOptions {
   onError?: (error: Error) => void;
 }
 
+function toRecord(row: Record<string, unknown>): AppRecord {
+  const record = {} as Record<string, unknown>;
+  for (const [field, column] of COLUMNS) record[field] = row[column] ?? null;
+  return record as unknown as AppRecord;
+}
+
 export class PostgresStore implements ReaperStore {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
+  /**
+   * The server processes of this store's connections: a NOTIFY names the process that sent it, so an
+   * instance knows its own changes (team mode's bus, pg-bus.ts).
+   */
+  readonly backends: ReadonlySet<number>;
 
-  private constructor(pool: pg.Pool) {
+  private constructor(pool: pg.Pool, backends: ReadonlySet<number>) {
     this.pool = pool;
+    this.backends = backends;
   }
 
   /** Connect, create or migrate the schema, and check it answers. Rejects (pool closed) otherwise. */
@@ -83,6 +95,16 @@ export class PostgresStore implements ReaperStore {
     // stopped) emits an error with no listener of the pool's: without this one, an uncaught exception.
     // Its next query fails, and the transaction's release drops it from the pool.
     pool.on('connect', (client) => client.on('error', () => {}));
+    const backends = new Set<number>();
+    const pid = (client: pg.PoolClient) => (client as unknown as { processID: number | null }).processID;
+    pool.on('connect', (client) => {
+      const id = pid(client);
+      if (id) backends.add(id);
+    });
+    pool.on('remove', (client) => {
+      const id = pid(client);
+      if (id) backends.delete(id);
+    });
     try {
       const client = await pool.connect();
       try {
@@ -94,7 +116,7 @@ export class PostgresStore implements ReaperStore {
       await pool.end().catch(() => {});
       throw error;
     }
-    return new PostgresStore(pool);
+    return new PostgresStore(pool, backends);
   }
 
   /** Run `fn` in one transaction on one connection. */
@@ -130,11 +152,17 @@ export class PostgresStore implements ReaperStore {
 
   async loadRecords(): Promise<AppRecord[]> {
     const { rows } = await this.pool.query(`SELECT ${COLS.join(', ')} FROM app_state ORDER BY app_id`);
-    return rows.map((row: Record<string, unknown>) => {
-      const record = {} as Record<string, unknown>;
-      for (const [field, column] of COLUMNS) record[field] = row[column] ?? null;
-      return record as unknown as AppRecord;
-    });
+    return rows.map(toRecord);
+  }
+
+  /** The records of these apps (team mode: another instance changed them). */
+  async recordsOf(appIds: readonly string[]): Promise<AppRecord[]> {
+    if (appIds.length === 0) return [];
+    const { rows } = await this.pool.query(
+      `SELECT ${COLS.join(', ')} FROM app_state WHERE app_id = ANY($1::text[]) ORDER BY app_id`,
+      [appIds],
+    );
+    return rows.map(toRecord);
   }
 
   /**

@@ -1,0 +1,69 @@
+/**
+ * What an instance hands over to the holder of an app's owner, on a throwaway PostgreSQL: a wake at
+ * once, plain traffic of one app at most once per window (the latest kept for the window's end),
+ * traffic from the access logs never (the holder follows the same logs).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBus } from '../store/postgres/pg-bus.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
+import {
+  type PostgresCluster,
+  postgresSkipReason,
+  startPostgresCluster,
+} from '../testing/postgres-cluster.ts';
+import { TeamSync } from './team-sync.ts';
+
+const skip = postgresSkipReason();
+
+describe.skipIf(skip !== null)(`requests handed over${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+
+  it('sends a wake at once, traffic once per window, access-log traffic never', async () => {
+    const store = await PostgresStore.open(await cluster.createDatabase());
+    const bus = await PgBus.start({ store, instanceId: 'other' });
+    const sync = new TeamSync({
+      bus,
+      engine: () => {
+        throw new Error('not needed to hand requests over');
+      },
+      reloadConfig: async () => {},
+      acts: () => false,
+      activeOwners: () => [],
+      trafficEveryMs: 1500,
+    });
+    const rows = async () =>
+      (
+        await store.pool.query<{ app_id: string; source: string; at: number }>(
+          'SELECT app_id, source, at FROM wake_requests ORDER BY id',
+        )
+      ).rows.map((r) => `${r.app_id} ${r.source} ${r.at}`);
+    const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      const base = { ownerId: 'orga_1', asks: false } as const;
+      sync.forward({ ...base, appId: 'app_a', source: 'access-log', at: 1 });
+      for (let at = 10; at < 15; at++) sync.forward({ ...base, appId: 'app_b', source: 'wake-proxy', at });
+      await settle(100);
+      expect(await rows()).toEqual(['app_b wake-proxy 10']);
+      // a wake after traffic in the same window goes at once
+      sync.forward({ ...base, appId: 'app_b', source: 'wake-proxy', at: 20, asks: true });
+      sync.forward({ ...base, appId: 'app_c', source: 'access-log', at: 30, asks: true });
+      await settle(100);
+      expect(await rows()).toEqual(['app_b wake-proxy 10', 'app_b wake-proxy 20', 'app_c access-log 30']);
+      // the latest traffic of the window goes at its end
+      sync.forward({ ...base, appId: 'app_b', source: 'wake-proxy', at: 21 });
+      sync.forward({ ...base, appId: 'app_b', source: 'dashboard', at: 22 });
+      await settle(100);
+      expect(await rows()).toHaveLength(3);
+      await settle(1500);
+      expect((await rows()).slice(3)).toEqual(['app_b dashboard 22']);
+    } finally {
+      await sync.stop();
+      await bus.close();
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * Team mode across instances, over the bus (team-bus.ts):
+ *
+ * - Changes seen at once: a record written by another instance, and the history entries it added,
+ *   are read as soon as the bus says so and given to the engine, which announces them (the dashboard's
+ *   stream, the waking page). Messages are gathered while a read runs, so a burst costs one read of
+ *   the records and one of the entries. Routes, rules and settings saved elsewhere are read again.
+ * - Requests handed over: a request for an app whose owner another instance acts on is kept in the
+ *   datastore for that instance and announced; the holder acts on it at once and then forgets it. A
+ *   request left when its holder died is found by the instance that takes the owner over. A wake goes
+ *   at once; plain traffic (an awake app) at most once per `trafficEveryMs` per app; traffic from the
+ *   access logs not at all (every instance follows the same logs: the holder sees it itself).
+ * - After the bus reconnects, what it may have missed is read again: the records of the owners this
+ *   instance does not act on, the entries added meanwhile, the routes and settings, the requests.
+ */
+import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
+import { describeError, type Log } from '../../shared/log.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { BusMessage, ForwardedRequest, TeamBus, WaitingRequest } from './team-bus.ts';
+
+export interface TeamSyncOptions {
+  bus: TeamBus;
+  engine: () => Engine;
+  /** Routes and settings: read again when another instance saved them. */
+  reloadConfig: () => Promise<void>;
+  /** Whether this instance acts on the owner's apps now (its lease). */
+  acts: (ownerId: string) => boolean;
+  /** The owners this instance acts on now. */
+  activeOwners: () => string[];
+  /** Plain traffic of one app is handed over at most once per this (real ms; default 2 s). */
+  trafficEveryMs?: number;
+  log?: Log;
+}
+
+/** How many history ids are remembered as announced (a catch-up after a drop skips them). */
+const SEEN_IDS = 5000;
+/** A catch-up after a drop reads the entries from this many ids before the highest seen. */
+const CATCH_UP_MARGIN = 500;
+
+export class TeamSync {
+  private readonly options: TeamSyncOptions;
+  private off: (() => void) | null = null;
+  private stopped = false;
+  // What the messages named, gathered until the next read.
+  private readonly apps = new Set<string>();
+  private ranges: [number, number][] = [];
+  private config = false;
+  private readonly requestOwners = new Set<string>();
+  private catchUp = false;
+  private running: Promise<void> | null = null;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private again = false;
+  /** History ids announced, oldest first (bounded), and the highest. */
+  private readonly seen = new Set<number>();
+  private highest = 0;
+  /** Set at the first connection: where the history is announced from. */
+  private baseline = false;
+  /** Requests under way here (a message and a round may name the same). */
+  private readonly inFlight = new Set<number>();
+  /** Requests acted on lately (a read that began before they were forgotten may still list them). */
+  private readonly doneIds = new Set<number>();
+  /** The requests being acted on (awaited by stop). */
+  private readonly acting = new Set<Promise<void>>();
+  /** Per app: when its last request was handed over, and what waits for the next. */
+  private readonly sent = new Map<
+    string,
+    { at: number; asked: boolean; next: ForwardedRequest | null; timer: ReturnType<typeof setTimeout> | null }
+  >();
+
+  constructor(options: TeamSyncOptions) {
+    this.options = options;
+  }
+
+  /** Listen to the bus (its first `connected` message sets where the history is read from). */
+  start(): void {
+    this.off = this.options.bus.subscribe((m) => this.heard(m));
+    if (this.options.bus.listening) {
+      this.catchUp = true;
+      this.schedule();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.off?.();
+    if (this.retry) clearTimeout(this.retry);
+    for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
+    this.sent.clear();
+    await this.running?.catch(() => {});
+    await Promise.all(this.acting);
+  }
+
+  // ---- requests handed over -------------------------------------------------------------------
+
+  /** The engine's request for an app another instance acts on (EngineDeps.elsewhere). */
+  forward(request: ForwardedRequest & { asks: boolean }): void {
+    if (this.stopped) return;
+    const { asks, ...kept } = request;
+    // An operator's action goes at once, always.
+    if (kept.action) {
+      this.send(kept);
+      return;
+    }
+    if (!asks && request.source === 'access-log') return;
+    const now = Date.now();
+    const every = this.options.trafficEveryMs ?? 2000;
+    const s = this.sent.get(request.appId);
+    // A wake goes at once unless one went within the window; plain traffic once per window.
+    if (!s || now - s.at >= every || (asks && !s.asked)) {
+      if (s?.timer) clearTimeout(s.timer);
+      this.sent.set(request.appId, { at: now, asked: asks, next: null, timer: null });
+      this.send(kept);
+      return;
+    }
+    s.next = kept;
+    s.timer ??= setTimeout(
+      () => {
+        s.timer = null;
+        const next = s.next;
+        s.next = null;
+        if (!next || this.stopped) return;
+        s.at = Date.now();
+        s.asked = false;
+        this.send(next);
+      },
+      Math.max(0, s.at + every - now),
+    );
+    if (this.sent.size > 10_000) this.forgetSent(now - every);
+  }
+
+  /** These owners were just taken: the requests left for them are acted on. */
+  takeOver(ownerIds: readonly string[]): void {
+    for (const o of ownerIds) this.requestOwners.add(o);
+    this.schedule();
+  }
+
+  /** Each lease round: requests still waiting for the owners acted on (one that failed is tried again). */
+  round(): void {
+    for (const o of this.options.activeOwners()) this.requestOwners.add(o);
+    this.schedule();
+  }
+
+  private send(request: ForwardedRequest): void {
+    this.options.bus.forward(request).catch((error: unknown) => {
+      this.options.log?.(
+        'warn',
+        `a request for ${request.appId} could not be handed to the instance acting on it: ${describeError(error)}`,
+      );
+    });
+  }
+
+  private forgetSent(before: number): void {
+    for (const [appId, s] of this.sent) if (s.at < before && !s.timer) this.sent.delete(appId);
+  }
+
+  // ---- messages ---------------------------------------------------------------------------------
+
+  private heard(m: BusMessage): void {
+    switch (m.kind) {
+      case 'state':
+        if (!m.own && !this.options.acts(m.ownerId)) this.apps.add(m.appId);
+        break;
+      case 'history':
+        if (!m.own) this.ranges.push([m.from, m.to]);
+        else this.highest = Math.max(this.highest, m.to);
+        break;
+      case 'config':
+        if (!m.own) this.config = true;
+        break;
+      case 'request':
+        if (this.options.acts(m.ownerId)) this.requestOwners.add(m.ownerId);
+        break;
+      case 'connected':
+        this.catchUp = true;
+        break;
+      default:
+        assertNever(m);
+    }
+    this.schedule();
+  }
+
+  /** One read at a time; messages heard meanwhile are read by the next. */
+  private schedule(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.readNow()
+      .catch((error: unknown) => {
+        // What this read was to announce is read again by a catch-up, in a second.
+        this.options.log?.(
+          'warn',
+          `the changes of the other instances could not be read (again in 1 s): ${describeError(error)}`,
+        );
+        this.catchUp = true;
+        if (!this.retry) {
+          this.retry = setTimeout(() => {
+            this.retry = null;
+            this.schedule();
+          }, 1000);
+        }
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.schedule();
+        }
+      });
+  }
+
+  private async readNow(): Promise<void> {
+    const { bus } = this.options;
+    const engine = this.options.engine();
+    const catchUp = this.catchUp;
+    const config = this.config || catchUp;
+    const apps = [...this.apps];
+    const ranges = this.ranges;
+    const owners = [...this.requestOwners];
+    this.catchUp = false;
+    this.config = false;
+    this.apps.clear();
+    this.ranges = [];
+    this.requestOwners.clear();
+
+    if (config) await this.options.reloadConfig();
+    if (catchUp) {
+      const others = [...new Set(engine.list().map((r) => r.ownerId))].filter((o) => !this.options.acts(o));
+      await engine.reloadOwners(others);
+      for (const o of this.options.activeOwners()) owners.push(o);
+    }
+    if (apps.length) {
+      const records = await bus.recordsOf(apps);
+      const found = new Set(records.map((r) => r.appId));
+      engine.observed({ records, removed: apps.filter((a) => !found.has(a)) });
+    }
+    const history = await this.newEntries(ranges, catchUp);
+    if (history.length) engine.observed({ history });
+    // Not awaited: a wake's start call must not hold the next changes back.
+    if (owners.length) this.track(this.actOnRequests([...new Set(owners)]));
+  }
+
+  /** One request or action handed over, done by this instance's engine. */
+  private async act(engine: Engine, r: WaitingRequest): Promise<void> {
+    const action = r.action;
+    if (!action) {
+      await engine.request(r.appId, r.source, r.at);
+      return;
+    }
+    switch (action.kind) {
+      case 'keepAwake':
+        await engine.keepAwake(r.appId, action.until, r.source);
+        return;
+      case 'reset':
+        await engine.reset(r.appId);
+        return;
+      case 'release':
+        await engine.releaseNow(r.appId);
+        return;
+      default:
+        assertNever(action);
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    const run = work.catch((error: unknown) => {
+      this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
+    });
+    this.acting.add(run);
+    void run.finally(() => this.acting.delete(run));
+  }
+
+  /** The entries of these ranges, and after a drop those added meanwhile; each announced once. */
+  private async newEntries(ranges: [number, number][], catchUp: boolean): Promise<HistoryEntry[]> {
+    const { bus } = this.options;
+    const engine = this.options.engine();
+    const out: HistoryEntry[] = [];
+    if (ranges.length) {
+      const from = Math.min(...ranges.map((r) => r[0]));
+      const to = Math.max(...ranges.map((r) => r[1]));
+      const inRange = (id: number) => ranges.some(([f, t]) => id >= f && id <= t);
+      for (const e of await bus.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
+    }
+    if (catchUp) {
+      if (!this.baseline) {
+        // The first connection: entries are announced from now on.
+        this.baseline = true;
+        this.highest = Math.max(this.highest, await bus.lastHistoryId());
+      } else {
+        for (const e of await bus.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
+          // Entries of the owners acted on here were announced by this instance's own engine.
+          const owner = engine.get(e.appId)?.ownerId;
+          if (owner !== undefined && this.options.acts(owner)) continue;
+          out.push(e);
+        }
+      }
+    }
+    const fresh: HistoryEntry[] = [];
+    for (const e of out.sort((a, b) => a.id! - b.id!)) {
+      const id = e.id!;
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      this.highest = Math.max(this.highest, id);
+      fresh.push(e);
+    }
+    if (this.seen.size > SEEN_IDS) {
+      const drop = this.seen.size - SEEN_IDS;
+      let i = 0;
+      for (const id of this.seen) {
+        if (i++ >= drop) break;
+        this.seen.delete(id);
+      }
+    }
+    return fresh;
+  }
+
+  /**
+   * The requests waiting for these owners (those this instance acts on), each acted on, then
+   * forgotten. One that fails stays for the next round; one for an app unknown here is forgotten.
+   */
+  private async actOnRequests(ownerIds: string[]): Promise<void> {
+    const held = ownerIds.filter((o) => this.options.acts(o));
+    if (!held.length) return;
+    const { bus } = this.options;
+    const engine = this.options.engine();
+    const waiting = (await bus.waiting(held)).filter(
+      (r) => !this.inFlight.has(r.id) && !this.doneIds.has(r.id),
+    );
+    if (!waiting.length) return;
+    for (const r of waiting) this.inFlight.add(r.id);
+    const done: number[] = [];
+    await Promise.all(
+      waiting.map(async (r) => {
+        try {
+          if (!engine.get(r.appId)) {
+            done.push(r.id);
+            return;
+          }
+          await this.act(engine, r);
+          // Lost the owner meanwhile: the request stays for the instance that took it.
+          if (this.options.acts(r.ownerId)) done.push(r.id);
+        } catch (error) {
+          this.options.log?.(
+            'warn',
+            `a request handed over for ${r.appId} failed (tried again): ${describeError(error)}`,
+          );
+        }
+      }),
+    );
+    try {
+      await bus.done(done);
+      for (const id of done) this.doneIds.add(id);
+      if (this.doneIds.size > 1000) {
+        for (const id of [...this.doneIds].slice(0, this.doneIds.size - 1000)) this.doneIds.delete(id);
+      }
+    } finally {
+      for (const r of waiting) this.inFlight.delete(r.id);
+    }
+  }
+}

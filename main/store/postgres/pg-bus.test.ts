@@ -1,0 +1,141 @@
+/**
+ * The instances' bus on a throwaway PostgreSQL: each change another store commits is heard, named by
+ * ids, and told apart from this instance's own; a forwarded request is kept until done; the
+ * connection, terminated by the server (pg_terminate_backend), listens again and says so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newRecord } from '../../../shared/domain.ts';
+import type { BusMessage } from '../../bus/team-bus.ts';
+import {
+  type PostgresCluster,
+  postgresSkipReason,
+  startPostgresCluster,
+} from '../../testing/postgres-cluster.ts';
+import { PgBus, STALE_MS } from './pg-bus.ts';
+import { PostgresStore } from './pg-store.ts';
+
+const skip = postgresSkipReason();
+
+async function until<T>(what: string, probe: () => T | null | undefined | false, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== null && value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+
+  it('hears the changes of another instance by id, its own told apart, and keeps requests until done', async () => {
+    const url = await cluster.createDatabase();
+    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
+    const bus = await PgBus.start({ store: mine, instanceId: 'mine' });
+    const heard: BusMessage[] = [];
+    bus.subscribe((m) => heard.push(m));
+    try {
+      expect(bus.listening).toBe(true);
+      const record = newRecord('app_1', 'orga_1', 'review', 1000);
+      await other.commit({
+        upsert: record,
+        history: [
+          {
+            appId: 'app_1',
+            at: 1000,
+            kind: 'transition',
+            from: null,
+            to: 'WaitingForInit',
+            actor: 'operator',
+            reason: 'a',
+          },
+          {
+            appId: 'app_1',
+            at: 1001,
+            kind: 'keep-awake',
+            from: null,
+            to: null,
+            actor: 'operator',
+            reason: 'b',
+          },
+        ],
+      });
+      await other.configBackend().set('routes', []);
+      await mine.commit({ upsert: { ...record, name: 'renamed' }, history: [] });
+      const others = await until('the messages', () => {
+        const seen = heard.filter((m) => m.kind !== 'connected');
+        return seen.length >= 4 ? seen : null;
+      });
+      expect(others).toEqual([
+        { kind: 'state', appId: 'app_1', ownerId: 'orga_1', own: false },
+        { kind: 'history', from: expect.any(Number), to: expect.any(Number), own: false },
+        { kind: 'config', key: 'routes', own: false },
+        { kind: 'state', appId: 'app_1', ownerId: 'orga_1', own: true },
+      ]);
+      const range = others[1] as Extract<BusMessage, { kind: 'history' }>;
+      expect(range.to - range.from).toBe(1);
+      expect((await bus.historyBetween(range.from, range.to)).map((e) => e.reason)).toEqual(['a', 'b']);
+      expect(await bus.lastHistoryId()).toBe(range.to);
+      expect((await bus.recordsOf(['app_1', 'app_gone'])).map((r) => r.name)).toEqual(['renamed']);
+
+      // a forwarded request: a row and a message, until done
+      await bus.forward({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 2000 });
+      const request = await until('the request', () => heard.find((m) => m.kind === 'request'));
+      expect(request).toMatchObject({ ownerId: 'orga_1', own: true });
+      const waiting = await bus.waiting(['orga_1']);
+      expect(waiting).toEqual([
+        { id: expect.any(Number), appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 2000 },
+      ]);
+      expect(await bus.waiting(['orga_2'])).toEqual([]);
+      await bus.done(waiting.map((w) => w.id));
+      expect(await bus.waiting(['orga_1'])).toEqual([]);
+
+      // a request nobody acted on for STALE_MS is dropped, not acted on
+      await bus.forward({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 3000 });
+      await other.pool.query(`UPDATE wake_requests SET created_at = created_at - $1::bigint`, [
+        STALE_MS + 1000,
+      ]);
+      expect(await bus.waiting(['orga_1'])).toEqual([]);
+      expect((await other.pool.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([
+        { n: 0 },
+      ]);
+    } finally {
+      await bus.close();
+      await mine.close();
+      await other.close();
+    }
+  });
+
+  it('listens again after its connection is terminated, and says so', async () => {
+    const url = await cluster.createDatabase();
+    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
+    const bus = await PgBus.start({ store: mine, instanceId: 'mine', backoffMs: { first: 50, max: 500 } });
+    const heard: BusMessage[] = [];
+    bus.subscribe((m) => heard.push(m));
+    try {
+      const terminated = await other.pool.query<{ ok: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'clever-reaper bus mine'`,
+      );
+      expect(terminated.rows.map((r) => r.ok)).toEqual([true]);
+      const started = Date.now();
+      await until('listening again', () => heard.find((m) => m.kind === 'connected'));
+      expect(heard[0]).toEqual({ kind: 'connected', first: false });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(bus.listening).toBe(true);
+      expect(bus.connections).toBe(2);
+      await other.configBackend().set('settings', {});
+      await until('a message on the new connection', () =>
+        heard.find((m) => m.kind === 'config' && m.key === 'settings' && !m.own),
+      );
+    } finally {
+      await bus.close();
+      await mine.close();
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * Team mode's bus on PostgreSQL (team-bus.ts): one dedicated connection per instance LISTENs on the
+ * channel `clever_reaper`, where triggers of the schema (migration 3, pg-schema.ts) NOTIFY at the
+ * commit of each change of a record, of the history, of the routes and settings, and of each
+ * forwarded request. A NOTIFY names the server process that sent it: a message from one of this
+ * store's connections is this instance's own.
+ *
+ * The connection is watched (TCP keepalive, and a query when it has been silent for `pingMs`); once it
+ * drops it is opened again after a backoff (from 100 ms, doubling, at most 5 s, with jitter), and the
+ * subscribers hear `connected` again: what was published meanwhile was not heard and must be read.
+ */
+import pg from 'pg';
+import type { AppRecord, HistoryEntry } from '../../../shared/domain.ts';
+import { describeError, type Log } from '../../../shared/log.ts';
+import type {
+  BusMessage,
+  ForwardedRequest,
+  HandedAction,
+  TeamBus,
+  WaitingRequest,
+} from '../../bus/team-bus.ts';
+import { HISTORY_COLUMNS, toHistoryEntry } from '../history-sql.ts';
+import { DB_NOW, type PostgresStore } from './pg-store.ts';
+import { REAPER_TYPES } from './pg-types.ts';
+
+export const BUS_CHANNEL = 'clever_reaper';
+/** A forwarded request not acted on within this (no instance held its owner) is dropped. */
+export const STALE_MS = 10 * 60_000;
+
+export interface PgBusOptions {
+  store: PostgresStore;
+  /** This instance (written with each forwarded request, for an operator reading the table). */
+  instanceId: string;
+  /** Reconnection delays: the first, and the longest (default 100 ms and 5 s). */
+  backoffMs?: { first: number; max: number };
+  /** A connection silent this long is probed with a query (default 10 s). */
+  pingMs?: number;
+  log?: Log;
+}
+
+export class PgBus implements TeamBus {
+  private readonly options: PgBusOptions;
+  private readonly listeners = new Set<(message: BusMessage) => void>();
+  private client: pg.Client | null = null;
+  private pid: number | null = null;
+  private failures = 0;
+  private connectedBefore = false;
+  private closed = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private ping: ReturnType<typeof setInterval> | null = null;
+  private heardAt = 0;
+  /** Connections opened (the first included), for tests and the log. */
+  connections = 0;
+
+  private constructor(options: PgBusOptions) {
+    this.options = options;
+  }
+
+  /**
+   * Start listening. Resolves once the first connection listens, or failed (it is then tried again
+   * in the background: the instance works without the bus, only later).
+   */
+  static async start(options: PgBusOptions): Promise<PgBus> {
+    const bus = new PgBus(options);
+    await bus.connect();
+    return bus;
+  }
+
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
+  subscribe(listener: (message: BusMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    if (this.ping) clearInterval(this.ping);
+    this.retry = null;
+    this.ping = null;
+    const client = this.client;
+    this.client = null;
+    this.listeners.clear();
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const { pool } = this.options.store;
+    const client = new pg.Client({
+      ...(pool.options as pg.ClientConfig),
+      types: REAPER_TYPES,
+      keepAlive: true,
+      // Named after the instance, so that an operator (or a test) tells the instances' buses apart.
+      application_name: `clever-reaper bus ${this.options.instanceId}`.slice(0, 63),
+    });
+    let gone = false;
+    const drop = (error?: Error) => {
+      if (gone) return;
+      gone = true;
+      if (this.client === client) this.dropped(error);
+    };
+    client.on('error', drop);
+    client.on('end', () => drop());
+    client.on('notification', (n) => {
+      if (n.channel === BUS_CHANNEL && n.payload) this.received(n.processId, n.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${BUS_CHANNEL}`);
+    } catch (error) {
+      gone = true;
+      await client.end().catch(() => {});
+      this.options.log?.('warn', `the instances' bus cannot listen: ${describeError(error)}`);
+      this.again();
+      return;
+    }
+    if (this.closed || gone) {
+      await client.end().catch(() => {});
+      if (!this.closed) this.again();
+      return;
+    }
+    this.client = client;
+    this.pid = (client as unknown as { processID: number | null }).processID;
+    this.failures = 0;
+    this.connections++;
+    this.heardAt = Date.now();
+    this.watch(client);
+    const first = !this.connectedBefore;
+    this.connectedBefore = true;
+    if (!first) this.options.log?.('info', "the instances' bus listens again");
+    this.emit({ kind: 'connected', first });
+  }
+
+  /** A query on a connection silent for `pingMs`: a connection gone without a word is noticed. */
+  private watch(client: pg.Client): void {
+    if (this.ping) clearInterval(this.ping);
+    const every = this.options.pingMs ?? 10_000;
+    this.ping = setInterval(
+      () => {
+        if (this.client !== client || Date.now() - this.heardAt < every) return;
+        const timer = setTimeout(() => client.emit('error', new Error('no answer to a ping')), every);
+        client.query('SELECT 1').then(
+          () => {
+            clearTimeout(timer);
+            this.heardAt = Date.now();
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            client.emit('error', error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      },
+      Math.max(50, Math.floor(every / 2)),
+    );
+  }
+
+  private dropped(error?: Error): void {
+    const client = this.client;
+    this.client = null;
+    this.pid = null;
+    if (this.ping) clearInterval(this.ping);
+    this.ping = null;
+    void client?.end().catch(() => {});
+    if (this.closed) return;
+    this.options.log?.(
+      'warn',
+      `the instances' bus lost its connection${error ? ` (${describeError(error)})` : ''}: listening again`,
+    );
+    this.again();
+  }
+
+  private again(): void {
+    if (this.closed || this.retry) return;
+    const { first, max } = this.options.backoffMs ?? { first: 100, max: 5000 };
+    const delay = Math.min(max, first * 2 ** this.failures) * (0.75 + Math.random() * 0.5);
+    this.failures++;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.connect();
+    }, delay);
+  }
+
+  private received(processId: number, payload: string): void {
+    this.heardAt = Date.now();
+    const own = processId === this.pid || this.options.store.backends.has(processId);
+    let m: Record<string, unknown>;
+    try {
+      m = JSON.parse(payload) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+    switch (m.k) {
+      case 's': {
+        const appId = text(m.a);
+        const ownerId = text(m.o);
+        if (appId !== null && ownerId !== null) this.emit({ kind: 'state', appId, ownerId, own });
+        return;
+      }
+      case 'h': {
+        const from = int(m.f);
+        const to = int(m.t);
+        if (from !== null && to !== null) this.emit({ kind: 'history', from, to, own });
+        return;
+      }
+      case 'c': {
+        const key = text(m.key);
+        if (key !== null) this.emit({ kind: 'config', key, own });
+        return;
+      }
+      case 'r': {
+        const id = int(m.id);
+        const ownerId = text(m.o);
+        if (id !== null && ownerId !== null) this.emit({ kind: 'request', id, ownerId, own });
+        return;
+      }
+      default:
+        return; // a message of a newer version: ignored
+    }
+  }
+
+  private emit(message: BusMessage): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(message);
+      } catch (error) {
+        this.options.log?.('error', `a listener of the bus failed: ${describeError(error)}`);
+      }
+    }
+  }
+
+  // ---- reads and writes (on the store's pool) --------------------------------------------------
+
+  recordsOf(appIds: readonly string[]): Promise<AppRecord[]> {
+    return this.options.store.recordsOf(appIds);
+  }
+
+  async historyBetween(from: number, to: number): Promise<HistoryEntry[]> {
+    const { rows } = await this.options.store.pool.query(
+      `SELECT ${HISTORY_COLUMNS} FROM history WHERE id BETWEEN $1 AND $2 ORDER BY id`,
+      [from, to],
+    );
+    return rows.map(toHistoryEntry);
+  }
+
+  async historyAfter(id: number, limit: number): Promise<HistoryEntry[]> {
+    const { rows } = await this.options.store.pool.query(
+      `SELECT ${HISTORY_COLUMNS} FROM history WHERE id > $1 ORDER BY id LIMIT $2`,
+      [id, limit],
+    );
+    return rows.map(toHistoryEntry);
+  }
+
+  async lastHistoryId(): Promise<number> {
+    const { rows } = await this.options.store.pool.query<{ id: number | null }>(
+      'SELECT max(id) AS id FROM history',
+    );
+    return rows[0]?.id ?? 0;
+  }
+
+  async forward(request: ForwardedRequest): Promise<void> {
+    const { action } = request;
+    await this.options.store.pool.query(
+      `INSERT INTO wake_requests (app_id, owner_id, source, at, action, until_at, from_instance, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, ${DB_NOW})`,
+      [
+        request.appId,
+        request.ownerId,
+        request.source,
+        request.at,
+        action?.kind ?? null,
+        action?.kind === 'keepAwake' ? action.until : null,
+        this.options.instanceId,
+      ],
+    );
+  }
+
+  async waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]> {
+    if (ownerIds.length === 0) return [];
+    // A request older than STALE_MS is forgotten, not acted on: its visitor is long gone.
+    const { rows } = await this.options.store.pool.query<{
+      id: number;
+      app_id: string;
+      owner_id: string;
+      source: WaitingRequest['source'];
+      at: number;
+      action: string | null;
+      until_at: number | null;
+    }>(
+      `WITH stale AS (
+         DELETE FROM wake_requests WHERE owner_id = ANY($1::text[]) AND created_at < ${DB_NOW} - $2::bigint
+       )
+       SELECT id, app_id, owner_id, source, at, action, until_at FROM wake_requests
+       WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
+      [ownerIds, STALE_MS],
+    );
+    return rows.flatMap((r) => {
+      const request: WaitingRequest = {
+        id: r.id,
+        appId: r.app_id,
+        ownerId: r.owner_id,
+        source: r.source,
+        at: r.at,
+      };
+      if (r.action === null) return [request];
+      const action = actionOf(r.action, r.until_at);
+      return action ? [{ ...request, action }] : []; // an action of a newer version: left alone
+    });
+  }
+
+  async done(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.options.store.pool.query('DELETE FROM wake_requests WHERE id = ANY($1::bigint[])', [ids]);
+  }
+}
+
+function actionOf(kind: string, until: number | null): HandedAction | null {
+  if (kind === 'keepAwake') return { kind, until };
+  if (kind === 'reset' || kind === 'release') return { kind };
+  return null;
+}

@@ -1,0 +1,169 @@
+/**
+ * Tests and benchmarks of team mode across instances: headless servers in this process on one
+ * PostgreSQL database and one simulator over HTTP (the real Clever Cloud client, its calls counted by
+ * the simulator), their wake proxies sending requests to the simulator, which serves the apps by Host;
+ * and a reader of a server's event stream that notes when each event arrived.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReaperEvent } from '../../shared/api.ts';
+import type { Log } from '../../shared/log.ts';
+import { CleverClient } from '../clever/client.ts';
+import { operatorCredentials } from '../clever/credentials.ts';
+import type { Clock } from '../engine/ports.ts';
+import { type Headless, startHeadless } from '../server/headless.ts';
+import { DEMO_CREDENTIALS, type SimulatorServer } from '../simulator/server.ts';
+
+export interface TeamInstance {
+  server: Headless;
+  /** An admin API call: status and parsed body. */
+  call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Where this instance's wake proxy listens now (null while it does not). */
+  proxyUrl(): string | null;
+  close(): Promise<void>;
+}
+
+/** The real client on the simulator, as an account session gets it. */
+export function simulatorClient(sim: SimulatorServer): CleverClient {
+  const o = DEMO_CREDENTIALS.oauth;
+  const credentials = operatorCredentials(
+    { kind: 'oauth1', token: o.token, secret: o.secret },
+    { consumerKey: o.consumerKey, consumerSecret: o.consumerSecret, apiHost: sim.url },
+  );
+  return new CleverClient({ credentials: { ...credentials, source: 'operator', detail: 'the simulator' } });
+}
+
+export async function startTeamInstance(options: {
+  database: string;
+  sim: SimulatorServer;
+  clock: Clock;
+  leaseMs: number;
+  log?: Log;
+}): Promise<TeamInstance> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reaper-team-'));
+  let server: Headless;
+  try {
+    server = await startHeadless({
+      demo: false,
+      scenario: 'demo',
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      apiUrl: null,
+      timeScale: 1,
+      staticDir: null,
+      env: {},
+      database: options.database,
+      leaseMs: options.leaseMs,
+      clever: simulatorClient(options.sim),
+      accountClock: options.clock,
+      upstreamOrigin: options.sim.url,
+      ...(options.log ? { log: options.log } : {}),
+    });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const call = async <T>(method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${server.token.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+  };
+  return {
+    server,
+    call,
+    proxyUrl: () => server.service.current?.traffic.proxyStatus().url ?? null,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface EventReader {
+  /** Every event received so far, with the real time it arrived (performance.now()). */
+  readonly events: { at: number; event: ReaperEvent }[];
+  /** Resolves with the first event (received from now on, or already) that `match` accepts. */
+  next(
+    match: (event: ReaperEvent) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ at: number; event: ReaperEvent }>;
+  close(): void;
+}
+
+/** Read a server's event stream (GET /api/events) in the background. */
+export async function readEvents(server: Headless): Promise<EventReader> {
+  const controller = new AbortController();
+  const res = await fetch(`${server.url}/api/events`, {
+    headers: { authorization: `Bearer ${server.token.token}` },
+    signal: controller.signal,
+  });
+  if (!res.ok || !res.body) throw new Error(`the event stream answered ${res.status}`);
+  const events: { at: number; event: ReaperEvent }[] = [];
+  const waiters = new Set<() => void>();
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
+          if (data) events.push({ at: performance.now(), event: JSON.parse(data) as ReaperEvent });
+          end = buffer.indexOf('\n\n');
+        }
+        for (const w of waiters) w();
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return {
+    events,
+    next(match, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        let from = 0;
+        const check = () => {
+          for (; from < events.length; from++) {
+            const e = events[from]!;
+            if (match(e.event)) {
+              done();
+              resolve(e);
+              return;
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error('no such event on the stream in time'));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    close() {
+      controller.abort();
+    },
+  };
+}
