@@ -46,7 +46,7 @@ export class Gate {
   private waiting: (() => void)[] = [];
   private frozen: (() => void)[] = [];
   /** A pause or a kill that lands when the `left`-th next crossing of the gate comes. */
-  private armed: { what: 'pause' | 'kill'; left: number } | null = null;
+  private armed: { what: 'pause' | 'kill'; left: number; atAsk: boolean } | null = null;
   private stopped: (() => void)[] = [];
 
   /** Resolves when the instance is paused or killed (a round under way then waits with it). */
@@ -59,7 +59,24 @@ export class Gate {
   arm(what: 'pause' | 'kill', crossings: number): void {
     if (this.life !== 'live') return;
     if (crossings <= 0) this[what]();
-    else this.armed = { what, left: crossings };
+    else this.armed = { what, left: crossings, atAsk: false };
+  }
+
+  /**
+   * Pause or kill the instance just after its next write that asks for a start or a stop committed,
+   * before the answer reaches it (before the call: the gap fencing cannot close).
+   */
+  armAtAsk(what: 'pause' | 'kill'): void {
+    if (this.life === 'live') this.armed = { what, left: 1, atAsk: true };
+  }
+
+  /** A write asking for a call just committed (the store's answer is on its way back). */
+  asked(): void {
+    if (this.armed?.atAsk && this.life === 'live') {
+      const { what } = this.armed;
+      this.armed = null;
+      this[what]();
+    }
   }
 
   get isArmed(): boolean {
@@ -67,7 +84,7 @@ export class Gate {
   }
 
   pass(): Promise<void> {
-    if (this.armed && this.life === 'live' && --this.armed.left <= 0) {
+    if (this.armed && !this.armed.atAsk && this.life === 'live' && --this.armed.left <= 0) {
       const { what } = this.armed;
       this.armed = null;
       this[what]();
@@ -293,7 +310,10 @@ export async function startInstance(world: TeamWorld, id: string): Promise<TeamI
         }
         world.committed.push({ instance: id, change, guard });
         const r = change.upsert;
-        if (r?.pendingCall) askedAt.set(r.appId, pauses);
+        if (r?.pendingCall) {
+          askedAt.set(r.appId, pauses);
+          gate.asked();
+        }
       }),
   };
   const config = world.config();

@@ -68,6 +68,8 @@ type Command =
   | { t: 'killSwitch'; on: boolean }
   | { t: 'kill'; who: number; after: number }
   | { t: 'pause'; who: number; after: number }
+  /** Pause or kill an instance right after its next write that asks for a start or a stop. */
+  | { t: 'atAsk'; who: number; what: 'pause' | 'kill' }
   | { t: 'resume'; who: number }
   | { t: 'spawn' };
 
@@ -107,6 +109,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('kill' as const), who, after }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('pause' as const), who, after }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('resume' as const), who }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('atAsk' as const),
+      who,
+      what: fc.constantFrom<'pause' | 'kill'>('pause', 'pause', 'kill'),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('spawn' as const) }) },
 );
 
@@ -307,6 +317,11 @@ async function run(cluster: PostgresCluster, size: number, commands: Command[]):
           }
           break;
         }
+        case 'atAsk': {
+          if (c.what === 'kill' && all.filter((x) => x.gate.life !== 'dead').length < 2) break;
+          pick(c.who, (y) => y.gate.life === 'live' && !y.gate.isArmed)?.gate.armAtAsk(c.what);
+          break;
+        }
         case 'resume':
           pick(c.who, (y) => y.gate.life === 'paused')?.gate.resume();
           await quiet(all);
@@ -412,9 +427,9 @@ describe.skipIf(skip !== null)(`team mode, random interleavings${skip ? ` (skipp
     cluster = await startPostgresCluster();
   }, 60_000);
   afterAll(async () => {
-    await cluster?.stop();
     console.log(`team model: ${JSON.stringify(totals)}`);
-  });
+    await cluster?.stop();
+  }, 120_000);
 
   const runs = Number(process.env.TEAM_RUNS ?? 5);
   const seed = Number(process.env.TEAM_SEED ?? 20261201);
