@@ -139,7 +139,14 @@ export class Evaluator {
           await this.release(record, decision, 'reaper');
           return;
         }
-        const next = await this.journal.commit(record, decision.patch, decision.transition, decision.notes);
+        const next = await this.journal.commit(
+          record,
+          decision.patch,
+          decision.transition,
+          decision.notes,
+          undefined,
+          decision.call !== undefined,
+        );
         if (decision.call) {
           await this.perform(next, decision.call, decision.transition?.actor ?? 'reaper');
           return;
