@@ -132,6 +132,8 @@ describe.skipIf(skip !== null)(
           )
         ).rows[0];
       const points: Record<string, number> = {};
+      /** Real ms from each kill to the action finished by the survivor. */
+      const finished: number[] = [];
       /** Where the kill of action k lands, and the call held at Clever Cloud's door 300 ms meanwhile. */
       const prepare = (k: number) => {
         const call: 'start' | 'stop' = k % 2 === 0 ? 'stop' : 'start';
@@ -176,6 +178,7 @@ describe.skipIf(skip !== null)(
           if (point === 'answered')
             await until(`the ${call} carried out`, 5_000, () => carried[call] > before, 1);
           victim.child.kill('SIGKILL');
+          const killedAt = Date.now();
           const replacement = serve();
           if (k + 1 < 2 * KILLS) next = prepare(k + 1);
           const want =
@@ -186,6 +189,7 @@ describe.skipIf(skip !== null)(
             const r = await stored();
             return app.state === want.sim && r?.state === want.state && r.pending_call === null;
           });
+          finished.push(Date.now() - killedAt);
           expect(`${call} ${point}: ${carried[call] - before} carried out`).toBe(
             `${call} ${point}: 1 carried out`,
           );
@@ -209,7 +213,7 @@ describe.skipIf(skip !== null)(
         expect(count('WaitingForUp')).toBe(KILLS);
         expect(carried).toEqual({ start: KILLS, stop: KILLS });
         console.log(
-          `team crash: ${2 * KILLS} kills survived (${JSON.stringify(points)}), ${rows.length} transitions checked, double actions 0`,
+          `team crash: ${2 * KILLS} kills survived (${JSON.stringify(points)}), ${rows.length} transitions checked, double actions 0; kill to finished: ${Math.min(...finished)}-${Math.max(...finished)} ms, median ${[...finished].sort((a, b) => a - b)[finished.length >> 1]} ms (lease ${LEASE_SECONDS} s)`,
         );
         for (const i of instances)
           if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill('SIGTERM');
