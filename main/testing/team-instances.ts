@@ -21,155 +21,19 @@ import type { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import {
   type CleverCloudPort,
-  type Clock,
   type EngineStore,
   type LeaseGuard,
   LeaseLost,
   type StoreCommit,
-  type TimerHandle,
 } from '../engine/ports.ts';
 import type { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { LeaseKeeper } from '../store/postgres/leases.ts';
 import { DB_NOW, PostgresStore } from '../store/postgres/pg-store.ts';
+import { Gate, GatedClock } from './gate.ts';
 
-export type Life = 'live' | 'paused' | 'dead';
-
-/** What passes in and out of one instance. */
-export class Gate {
-  life: Life = 'live';
-  /** Operations on the wire now (not waiting at the gate). */
-  active = 0;
-  /** Pauses so far: an operation that sees it change was paused in its middle. */
-  pauses = 0;
-  private waiting: (() => void)[] = [];
-  private frozen: (() => void)[] = [];
-  /** A pause or a kill that lands when the `left`-th next crossing of the gate comes. */
-  private armed: { what: 'pause' | 'kill'; left: number; atAsk: boolean } | null = null;
-  private stopped: (() => void)[] = [];
-
-  /** Resolves when the instance is paused or killed (a round under way then waits with it). */
-  halted(): Promise<void> {
-    if (this.life !== 'live') return Promise.resolve();
-    return new Promise((resolve) => this.stopped.push(resolve));
-  }
-
-  /** Pause or kill the instance at its `crossings`-th next crossing (0: now), in the middle of its work. */
-  arm(what: 'pause' | 'kill', crossings: number): void {
-    if (this.life !== 'live') return;
-    if (crossings <= 0) this[what]();
-    else this.armed = { what, left: crossings, atAsk: false };
-  }
-
-  /**
-   * Pause or kill the instance just after its next write that asks for a start or a stop committed,
-   * before the answer reaches it (before the call: the gap fencing cannot close).
-   */
-  armAtAsk(what: 'pause' | 'kill'): void {
-    if (this.life === 'live') this.armed = { what, left: 1, atAsk: true };
-  }
-
-  /** A write asking for a call just committed (the store's answer is on its way back). */
-  asked(): void {
-    if (this.armed?.atAsk && this.life === 'live') {
-      const { what } = this.armed;
-      this.armed = null;
-      this[what]();
-    }
-  }
-
-  get isArmed(): boolean {
-    return this.armed !== null;
-  }
-
-  pass(): Promise<void> {
-    if (this.armed && !this.armed.atAsk && this.life === 'live' && --this.armed.left <= 0) {
-      const { what } = this.armed;
-      this.armed = null;
-      this[what]();
-    }
-    if (this.life === 'live') return Promise.resolve();
-    // Dead: never resolves (the process is gone).
-    return new Promise((resolve) => {
-      if (this.life === 'paused') this.waiting.push(resolve);
-    });
-  }
-
-  /** One round trip: out through the gate, on the wire, back through the gate. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.pass();
-    this.active++;
-    let result: { ok: true; value: T } | { ok: false; error: unknown };
-    try {
-      result = { ok: true, value: await fn() };
-    } catch (error) {
-      result = { ok: false, error };
-    } finally {
-      this.active--;
-    }
-    await this.pass();
-    if (!result.ok) throw result.error;
-    return result.value;
-  }
-
-  timer(fn: () => void): void {
-    if (this.life === 'live') fn();
-    else if (this.life === 'paused') this.frozen.push(fn);
-  }
-
-  pause(): void {
-    if (this.life !== 'live') return;
-    this.life = 'paused';
-    this.pauses++;
-    for (const resolve of this.stopped.splice(0)) resolve();
-  }
-
-  resume(): void {
-    this.armed = null;
-    if (this.life !== 'paused') return;
-    this.life = 'live';
-    for (const resolve of this.waiting.splice(0)) resolve();
-    for (const fn of this.frozen.splice(0)) fn();
-  }
-
-  kill(): void {
-    this.armed = null;
-    this.life = 'dead';
-    this.waiting = [];
-    this.frozen = [];
-    for (const resolve of this.stopped.splice(0)) resolve();
-  }
-}
-
-/** The shared manual clock seen through an instance's gate. */
-class GatedClock implements Clock {
-  private readonly inner: ManualClock;
-  private readonly gate: Gate;
-  constructor(inner: ManualClock, gate: Gate) {
-    this.inner = inner;
-    this.gate = gate;
-  }
-  now(): number {
-    return this.inner.now();
-  }
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const handle = { id: 0, cancelled: false, inner: null as TimerHandle | null };
-    handle.inner = this.inner.setTimeout(
-      () =>
-        this.gate.timer(() => {
-          if (!handle.cancelled) fn();
-        }),
-      ms,
-    );
-    return handle;
-  }
-  clearTimeout(handle: TimerHandle): void {
-    const h = handle as unknown as { cancelled: boolean; inner: TimerHandle | null };
-    h.cancelled = true;
-    if (h.inner) this.inner.clearTimeout(h.inner);
-  }
-}
+export type { Life } from './gate.ts';
 
 /** A start or stop an instance is about to send (its write is committed; the call is not sent yet). */
 export interface Send {

@@ -461,7 +461,7 @@ describe.skipIf(skip !== null)(`team mode, random interleavings${skip ? ` (skipp
     await cluster?.stop();
   }, 120_000);
 
-  const runs = Number(process.env.TEAM_RUNS ?? 5);
+  const runs = Number(process.env.TEAM_RUNS ?? 8);
   const seed = Number(process.env.TEAM_SEED ?? 20261201);
   for (const size of [2, 3]) {
     it(`${size} instances: one actor per app, no entry lost (${runs} runs, seed ${seed})`, async () => {
