@@ -88,6 +88,8 @@ export class Evaluator {
     actor: Actor,
   ): Promise<void> {
     if (decision.start) {
+      // Like every call, the start follows a write (team mode: it checks the lease; LeaseLost ends here).
+      await this.journal.commit(record, {}, undefined, undefined, undefined, true);
       try {
         await this.core.deps.clever.startApplication(record.ownerId, record.appId, {
           signal: this.core.abort.signal,
