@@ -88,6 +88,8 @@ export class Evaluator {
     actor: Actor,
   ): Promise<void> {
     if (decision.start) {
+      // Like every call, the start follows a write (team mode: it checks the lease; LeaseLost ends here).
+      await this.journal.commit(record, {}, undefined, undefined, undefined, true);
       try {
         await this.core.deps.clever.startApplication(record.ownerId, record.appId, {
           signal: this.core.abort.signal,
@@ -139,7 +141,14 @@ export class Evaluator {
           await this.release(record, decision, 'reaper');
           return;
         }
-        const next = await this.journal.commit(record, decision.patch, decision.transition, decision.notes);
+        const next = await this.journal.commit(
+          record,
+          decision.patch,
+          decision.transition,
+          decision.notes,
+          undefined,
+          decision.call !== undefined,
+        );
         if (decision.call) {
           await this.perform(next, decision.call, decision.transition?.actor ?? 'reaper');
           return;

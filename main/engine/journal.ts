@@ -91,6 +91,10 @@ export class Journal {
    * Queued behind another write of the same app (a store that answers later), the patch applies to
    * the record as that write left it; a transition decided on a state the app has left meanwhile is
    * refused (StaleDecision), never applied to a state it was not decided on.
+   *
+   * `beforeCall`: a Clever Cloud call follows this write, so it is written even when it changes
+   * nothing (a stop sent again): in team mode every call then follows a write that checked the
+   * lease in its own transaction.
    */
   commit(
     record: AppRecord,
@@ -98,6 +102,7 @@ export class Journal {
     transition?: { to: ReaperState; actor: Actor; reason: string },
     notes?: JournalNote[],
     transitionKind: HistoryKind = 'transition',
+    beforeCall = false,
   ): Promise<AppRecord> {
     let result = record;
     return this.serial(record.appId, (queued) => {
@@ -109,7 +114,7 @@ export class Journal {
         base = latest;
         result = latest;
       }
-      if (!transition && !notes?.length && unchanged(base, patch)) return null;
+      if (!beforeCall && !transition && !notes?.length && unchanged(base, patch)) return null;
       const now = this.core.deps.clock.now();
       const next: AppRecord = { ...base, ...patch };
       const history: HistoryEntry[] = [];
@@ -121,7 +126,7 @@ export class Journal {
         );
       }
       for (const n of notes ?? []) history.push(this.entry(base, n.kind, n.actor, n.reason, null, null));
-      if (history.length === 0 && sameRecord(base, next)) return null;
+      if (!beforeCall && history.length === 0 && sameRecord(base, next)) return null;
       return {
         ownerId: base.ownerId,
         change: { upsert: next, history },
