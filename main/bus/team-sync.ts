@@ -230,12 +230,20 @@ export class TeamSync {
       await engine.reloadOwners(others);
       for (const o of this.options.activeOwners()) owners.push(o);
     }
-    if (apps.length) {
-      const records = await bus.recordsOf(apps);
-      const found = new Set(records.map((r) => r.appId));
-      engine.observed({ records, removed: apps.filter((a) => !found.has(a)) });
-    }
+    // The history first, then the records of every app it names: one commit's NOTIFYs may arrive in
+    // either order (the history's before the record's), and an entry must not be announced (a
+    // handed-over action resolved on it) before the record it goes with is applied.
     const history = await this.newEntries(ranges, catchUp);
+    for (const e of history) {
+      const record = engine.get(e.appId);
+      if (!record || !this.options.acts(record.ownerId)) apps.push(e.appId);
+    }
+    const wanted = [...new Set(apps)];
+    if (wanted.length) {
+      const records = await bus.recordsOf(wanted);
+      const found = new Set(records.map((r) => r.appId));
+      engine.observed({ records, removed: wanted.filter((a) => !found.has(a)) });
+    }
     if (history.length) engine.observed({ history });
     // Not awaited: a wake's start call must not hold the next changes back.
     if (owners.length) this.track(this.actOnRequests([...new Set(owners)]));
