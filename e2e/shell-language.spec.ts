@@ -27,7 +27,7 @@ test.describe('a French browser on a server with no account', () => {
     await page.goto(reaper.dashboardUrl);
     await expect(page.getByRole('heading', { name: 'Bienvenue dans Clever Reaper' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-    await expect(page.getByRole('link', { name: "Tokens d'API" })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'Tokens d’API' })).toHaveAttribute(
       'href',
       'https://console.clever-cloud.com/users/me/api-tokens',
     );
@@ -37,16 +37,16 @@ test.describe('a French browser on a server with no account', () => {
 
     const header = page.getByRole('banner');
     await expect(header.getByText(/^Démo/)).toBeVisible();
-    await header.getByRole('button', { name: "Arrêt d'urgence : désactivé" }).click();
-    const dialog = page.getByRole('alertdialog', { name: "Activer l'arrêt d'urgence ?" });
+    await header.getByRole('button', { name: 'Arrêt d’urgence : désactivé' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Activer l’arrêt d’urgence ?' });
     await expect(dialog).toContainText('les réveils continuent');
     expect(await violations(page, 'header')).toEqual([]);
     await page.screenshot({
       path: `${FOLDER}/kill-switch-confirm-fr-1280x800-light.png`,
       animations: 'disabled',
     });
-    await dialog.getByRole('button', { name: "Activer l'arrêt d'urgence" }).click();
-    await expect(header.getByRole('button', { name: "Arrêt d'urgence : activé" })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Activer l’arrêt d’urgence' }).click();
+    await expect(header.getByRole('button', { name: 'Arrêt d’urgence : activé' })).toBeVisible();
     const { body } = await reaper.api<{ killSwitch: boolean }>('GET', '/api/settings');
     expect(body.killSwitch).toBe(true);
 

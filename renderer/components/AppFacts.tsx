@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppTrafficView, AppDetail as Detail } from '../../shared/api.ts';
 import type { HistoryEntry, TrafficSource } from '../../shared/domain.ts';
 import { formatDuration, fullTime, kindLabel, sourceLabel, stateLabel } from '../lib/format.ts';
+import { reasonText } from '../lib/reasons.ts';
 
 /** The median and worst of the last 20 starts and stops: what a visitor of the waking page is told. */
 export function Durations({ durations }: { durations: Detail['durations'] }) {
@@ -88,7 +89,7 @@ export function HistoryList({ entries }: { entries: readonly HistoryEntry[] }) {
               )}
             </span>
             <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
-            <span className="reason">{h.reason}</span>
+            <span className="reason">{reasonText(h.reason)}</span>
           </li>
         ))}
       </ol>

@@ -9,6 +9,7 @@ import { ACTORS, HISTORY_KINDS, REAPER_STATES } from '../../shared/domain.ts';
 import { CAUSE_FILTERS, type ExportFormat, type HistoryPage } from '../../shared/history.ts';
 import { fullTime } from '../lib/format.ts';
 import { type Form, formOf, isEmpty, paramsOf, rangeProblem, toFilter } from '../lib/history-filters.ts';
+import { reasonText } from '../lib/reasons.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
 import { AppCombobox } from './AppCombobox.tsx';
@@ -285,7 +286,7 @@ export function HistoryView() {
                 <td>
                   <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
                 </td>
-                <td className="reason">{h.reason}</td>
+                <td className="reason">{reasonText(h.reason)}</td>
               </tr>
             ))}
           </tbody>

@@ -146,7 +146,7 @@ describe('the first run', () => {
     const user = userEvent.setup();
     render(<App api={api} />);
     expect(await screen.findByRole('heading', { name: 'Bienvenue dans Clever Reaper' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: "Tokens d'API" })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Tokens d’API' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Essayer la démo' })).toBeTruthy();
     await user.type(screen.getByLabelText('Jeton'), 'a-pasted-api-token');
     await user.click(screen.getByRole('button', { name: 'Se connecter' }));

@@ -153,9 +153,9 @@ describe('the kill switch in the header', () => {
     await i18n.changeLanguage('fr');
     const api = fakeApi({ apps: [appView('shop', 'Up')], settings: { killSwitch: true } });
     const { user } = await show(api);
-    await user.click(within(header()).getByRole('button', { name: "Arrêt d'urgence : activé" }));
-    const dialog = screen.getByRole('alertdialog', { name: "Désactiver l'arrêt d'urgence ?" });
-    await user.click(within(dialog).getByRole('button', { name: "Désactiver l'arrêt d'urgence" }));
+    await user.click(within(header()).getByRole('button', { name: 'Arrêt d’urgence : activé' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Désactiver l’arrêt d’urgence ?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver l’arrêt d’urgence' }));
     await waitFor(() =>
       expect(api.calls).toContainEqual({ name: 'updateSettings', input: { killSwitch: false } }),
     );

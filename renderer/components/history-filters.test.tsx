@@ -122,7 +122,7 @@ describe('the History filters', () => {
     await i18n.changeLanguage('fr');
     const api = fakeApi({ apps: [appView('shop', 'Up')], history: [] });
     const { user } = await openHistory(api, 'Historique');
-    expect(await screen.findByText(/Rien ne s'est encore passé/)).toBeTruthy();
+    expect(await screen.findByText(/Rien ne s’est encore passé/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Au'), { target: { value: '2026-01-05T09:00' } });
     fireEvent.change(screen.getByLabelText('Du'), { target: { value: '2026-01-05T10:00' } });
     expect((await screen.findByText(/est après « Au »/)).textContent).toContain(

@@ -60,7 +60,7 @@ describe('the Savings view in French', () => {
     await user.click(await screen.findByRole('button', { name: /^Économies/ }));
     const totals = await screen.findByRole('list', { name: 'Totaux' });
     const today = within(totals).getAllByRole('listitem')[0]!;
-    expect(within(today).getByRole('heading', { name: "Aujourd'hui" })).toBeTruthy();
+    expect(within(today).getByRole('heading', { name: 'Aujourd’hui' })).toBeTruthy();
     expect(within(today).getByText('9,0 h')).toBeTruthy();
     expect(today.textContent?.replace(/\s/g, ' ')).toContain('Simulation : aurait économisé 0,04 € (2,0 h)');
     const month = within(totals).getAllByRole('listitem')[2]!;

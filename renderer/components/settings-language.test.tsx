@@ -48,7 +48,7 @@ describe('the language switch', () => {
     // At once, no reload: the view, the header and the page's language.
     expect(await screen.findByRole('heading', { level: 1, name: 'Paramètres' })).toBeTruthy();
     expect(within(header()).getByRole('button', { name: /^Applications/ })).toBeTruthy();
-    expect(within(header()).getByRole('button', { name: "Arrêt d'urgence : désactivé" })).toBeTruthy();
+    expect(within(header()).getByRole('button', { name: 'Arrêt d’urgence : désactivé' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('fr');
     expect(localStorage.getItem('clever-reaper.language')).toBe('fr');
     await waitFor(() => expect(told).toEqual(['fr']));
@@ -82,7 +82,7 @@ describe('the language switch', () => {
     const { user } = await openSettings(api);
     await user.selectOptions(screen.getByLabelText('Language of the dashboard'), 'fr');
     expect((await screen.findByRole('alert')).textContent).toBe(
-      "Le tableau de bord parle Français, mais l'icône de la barre des tâches et les notifications n'ont pas pu suivre : the settings file is read-only",
+      'Le tableau de bord parle Français, mais l’icône de la barre des tâches et les notifications n’ont pas pu suivre : the settings file is read-only',
     );
   });
 });
@@ -117,7 +117,7 @@ describe('unsaved changes in Settings', () => {
     await user.click(await screen.findByRole('button', { name: 'Ajouter un webhook' }));
     await user.click(within(header()).getByRole('button', { name: /^Historique/ }));
     expect(confirm).toHaveBeenCalledWith(
-      "Vos modifications de « Alertes d'équipe » ne sont pas enregistrées. Partir sans les enregistrer ?",
+      'Vos modifications de « Alertes d’équipe » ne sont pas enregistrées. Partir sans les enregistrer ?',
     );
   });
 });

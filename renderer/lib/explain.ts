@@ -12,6 +12,7 @@ import { i18n } from '../i18n.ts';
 import type { AppAction } from '../store/change-actions.ts';
 import { cleverStateText } from './clever-status.ts';
 import { formatDuration, fullTime, shortDuration, stateLabel } from './format.ts';
+import { reasonText } from './reasons.ts';
 
 /** Which of the app's console pages an explanation links to. */
 export type ConsoleLinkKind = 'app' | 'logs';
@@ -108,7 +109,9 @@ function lastSeen(
     lines.push(i18n.t('apps:error.seen.failTimeout', { duration: formatDuration(failTimeoutMs) }));
   const failed = own.filter((h) => h.kind === 'call-failed' && (!asked || h.at >= asked.at));
   if (failed.length > 0) {
-    lines.push(i18n.t('apps:error.seen.callsFailed', { count: failed.length, reason: failed[0]!.reason }));
+    lines.push(
+      i18n.t('apps:error.seen.callsFailed', { count: failed.length, reason: reasonText(failed[0]!.reason) }),
+    );
   }
   lines.push(i18n.t('apps:error.seen.deployment'));
   return lines;

@@ -8,6 +8,7 @@ import { common as enCommon } from './en/common.ts';
 import { firstRun as enFirstRun } from './en/firstRun.ts';
 import { history as enHistory } from './en/history.ts';
 import { notifications as enNotifications } from './en/notifications.ts';
+import { reasons as enReasons } from './en/reasons.ts';
 import { routes as enRoutes } from './en/routes.ts';
 import { savings as enSavings } from './en/savings.ts';
 import { settings as enSettings } from './en/settings.ts';
@@ -20,6 +21,7 @@ import { common as frCommon } from './fr/common.ts';
 import { firstRun as frFirstRun } from './fr/firstRun.ts';
 import { history as frHistory } from './fr/history.ts';
 import { notifications as frNotifications } from './fr/notifications.ts';
+import { reasons as frReasons } from './fr/reasons.ts';
 import { routes as frRoutes } from './fr/routes.ts';
 import { savings as frSavings } from './fr/savings.ts';
 import { settings as frSettings } from './fr/settings.ts';
@@ -34,6 +36,7 @@ export const en = {
   apps: enApps,
   common: enCommon,
   notifications: enNotifications,
+  reasons: enReasons,
   tray: enTray,
   waking: enWaking,
   firstRun: enFirstRun,
@@ -52,6 +55,7 @@ const fr: { readonly [N in Namespace]: Messages<(typeof en)[N]> } = {
   apps: frApps,
   common: frCommon,
   notifications: frNotifications,
+  reasons: frReasons,
   tray: frTray,
   waking: frWaking,
   firstRun: frFirstRun,

@@ -9,26 +9,26 @@ export const history: Messages<typeof en> = {
   downloadCsv: 'Télécharger en CSV',
   downloadJson: 'Télécharger en JSON',
   downloadHint: 'Le téléchargement contient exactement les entrées affichées avec ces filtres.',
-  exportFailed: "l'export a échoué : {{error}}",
+  exportFailed: 'l’export a échoué : {{error}}',
   filters: {
     label: 'Filtres',
     app: 'Application',
     allApps: 'Toutes les applications',
     state: 'État',
-    cause: "Cause d'erreur",
+    cause: 'Cause d’erreur',
     actor: 'Qui a agi',
     kind: 'Type',
     from: 'Du',
     to: 'Au',
     any: 'Tous',
-    anyone: "N'importe qui",
+    anyone: 'N’importe qui',
     clear: 'Effacer les filtres',
     fromAfterTo:
-      "« Du » ({{from}}) est après « Au » ({{to}}) : choisissez un début plus tôt ou une fin plus tard. Les filtres ne s'appliquent pas d'ici là.",
+      '« Du » ({{from}}) est après « Au » ({{to}}) : choisissez un début plus tôt ou une fin plus tard. Les filtres ne s’appliquent pas d’ici là.',
   },
   cause: {
-    stopTimeout: "ne s'est pas arrêtée à temps",
-    startTimeout: "n'a pas démarré à temps",
+    stopTimeout: 'ne s’est pas arrêtée à temps',
+    startTimeout: 'n’a pas démarré à temps',
     startFailed: 'échec du démarrage',
     unsafeLastDeployment: 'dernier déploiement douteux',
     neverDeployed: 'jamais déployée',
@@ -50,7 +50,7 @@ export const history: Messages<typeof en> = {
   },
   empty: {
     nothingYet:
-      "Rien ne s'est encore passé. Chaque transition et chaque action d'une application est notée ici dès qu'une route ou une règle la confie au reaper.",
+      'Rien ne s’est encore passé. Chaque transition et chaque action d’une application est notée ici dès qu’une route ou une règle la confie au reaper.',
     noMatch: 'Aucune entrée ne correspond à ces filtres.',
   },
   pager: {

@@ -1,0 +1,41 @@
+/**
+ * The routes list at 1280 px in English and in French: the last column holds its two buttons (Edit
+ * and Delete, Delete and Keep once asked; "Modifier" and "Supprimer" in French) without overflowing
+ * its cell. Layout only a real browser measures.
+ */
+import type { Page } from '@playwright/test';
+import { expect, SHELL, test } from './fixtures.ts';
+import { goTo, openDashboard, settle } from './views.ts';
+
+/** How far the first row's actions go past their cell (0 when they fit). */
+const overflow = (page: Page) =>
+  page.evaluate<number>(`(() => {
+    const td = document.querySelector('table.routes tbody td.actions');
+    const right = td.getBoundingClientRect().right - parseFloat(getComputedStyle(td).paddingRight);
+    const ends = [...td.querySelectorAll('button')].map((b) => b.getBoundingClientRect().right - right);
+    return Math.max(0, ...ends);
+  })()`);
+
+for (const { language, locale } of [
+  { language: 'en', locale: 'en-GB' },
+  { language: 'fr', locale: 'fr-FR' },
+] as const) {
+  test.describe(`the routes list, ${language}`, () => {
+    test.use({ locale });
+    test.skip(SHELL === 'electron' && language !== 'en', "the desktop app follows the system's language");
+
+    test(`the actions column holds both buttons at 1280 px (${language})`, async ({ page, reaper }) => {
+      await openDashboard(page, reaper, language);
+      await goTo(page, '#/routes');
+      const cell = page.locator('table.routes tbody td.actions').first();
+      await expect(cell.locator('button')).toHaveCount(2);
+      await settle(page);
+      expect(await overflow(page)).toBe(0);
+      // Asked to delete: Delete and Keep ("Supprimer" and "Garder") in the same cell.
+      await cell.locator('button').nth(1).click();
+      await expect(cell.locator('button.danger')).toBeVisible();
+      await settle(page);
+      expect(await overflow(page)).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * Why the engine did what it did (history `reason`), as the dashboard shows it. The engine writes
+ * these texts in English (history, API, downloads keep them as written); each English message here
+ * reproduces the engine's text exactly, and renderer/lib/reasons.ts reads a reason back into one of
+ * these keys. Clever Cloud's values (states, ids, error messages) and the Error causes of the spec
+ * are placeholders, shown as written in every language.
+ */
+export const reasons = {
+  says: 'Clever Cloud says {{state}}',
+  saysDeployment: 'Clever Cloud says {{state}}, deployment {{deployment}}',
+  saysNoDeployment: 'Clever Cloud says {{state}}, deployment none',
+  saysStarting: 'Clever Cloud says {{state}}: the app is starting',
+  saysLastStartEnded: 'Clever Cloud says {{state}}, but its last start ended {{deployment}}: not starting',
+  startedOutsideDeployment: 'started outside the reaper: deployment {{deployment}}',
+  startedOutsideSays: 'started outside the reaper: Clever Cloud says {{state}}',
+  outsideStartVanished: 'a start made outside the reaper did not happen: Clever Cloud says {{state}}',
+  stoppedOutside: 'stopped outside the reaper: Clever Cloud says {{state}}',
+  restartedOutside: 'restarted outside the reaper: Clever Cloud says {{state}}',
+  redeployedOutside: 'redeployed outside the reaper: deployment {{deployment}}',
+  cancelledAsksAgain: 'the deployment was cancelled: the next request asks again',
+  cancelledSays: 'the deployment was cancelled, Clever Cloud says {{state}}',
+  wokenWithGroup: 'woken with its group (request for {{name}})',
+  askedForBy: 'asked for by {{source}}',
+  askedForByRequest: 'asked for by a request',
+  rangeBegins: 'a must-be-up range begins',
+  idle: 'no traffic for {{idle}} (grace period {{grace}}), {{last}}',
+  lastDeployment: 'last deployment {{deployment}}',
+  noDeployment: 'no deployment',
+  dryRunSleep: 'dry-run: {{outcome}}; {{rest}}',
+  dryRunWouldStop: 'would stop the app',
+  dryRunWouldNotStop: 'would not stop it: {{cause}}',
+  dryRunWouldWait: 'would wait: someone is deploying',
+  dryRunWake: 'dry-run: a request ({{source}}) would have woken the app',
+  releasedUnknown: 'released: Clever Cloud no longer knows the app, forgotten',
+  releasedStarted: 'released: started so that it is not left asleep, then forgotten',
+  released: 'released: forgotten',
+  byRule: 'put under the reaper by rule {{rule}}',
+  byRoute: 'put under the reaper by a route',
+  keepAwakeCancelled: 'keep awake cancelled',
+  keptAwakeUntil: 'kept awake until {{time}}',
+  reset: 'reset from the console',
+  stopAccepted: 'Clever Cloud accepted the stop (DELETE instances)',
+  startAccepted: 'Clever Cloud accepted the start',
+  startAcceptedDeployment: 'Clever Cloud accepted the start, deployment {{deployment}}',
+  startAcceptedAgain: 'Clever Cloud accepted the start (sent again)',
+  startAcceptedDeploymentAgain: 'Clever Cloud accepted the start, deployment {{deployment}} (sent again)',
+  stopFailed: 'stop failed: {{message}}',
+  startFailed: 'start failed: {{message}}',
+  restartFailed: 'restart failed: {{message}}',
+} as const;
