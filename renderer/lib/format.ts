@@ -8,8 +8,14 @@
  * that writes a time also takes a zone, for a time written as another zone (a must-be-up range's).
  */
 import { isPersonalSpace } from '../../shared/console-links.ts';
-import type { HistoryKind, ReaperState, TrafficSource } from '../../shared/domain.ts';
-import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import {
+  HISTORY_KINDS,
+  type HistoryKind,
+  type ReaperState,
+  TRAFFIC_SOURCES,
+  type TrafficSource,
+} from '../../shared/domain.ts';
+import { DAY, durationParts, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
 
 let viewerZone: string | null = null;
@@ -195,20 +201,8 @@ export function shortDuration(ms: number): string {
  */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
-  const sign = ms < 0 ? '-' : '';
-  let rest = Math.round(Math.abs(ms) / SECOND);
-  const days = Math.floor(rest / 86400);
-  rest -= days * 86400;
-  const hours = Math.floor(rest / 3600);
-  rest -= hours * 3600;
-  const minutes = Math.floor(rest / 60);
-  const seconds = rest - minutes * 60;
-  const parts: string[] = [];
-  if (days) parts.push(units(days, 'days'));
-  if (hours) parts.push(units(hours, 'hours'));
-  if (minutes) parts.push(units(minutes, 'minutes'));
-  if (seconds || parts.length === 0) parts.push(units(seconds, 'seconds'));
-  const [first, second] = parts;
+  const { sign, parts } = durationParts(ms);
+  const [first, second] = parts.map((p) => units(p.count, p.unit));
   return sign + (second ? pair(first!, second) : first!);
 }
 
@@ -270,10 +264,7 @@ function translated<K extends string>(keys: readonly K[], label: (key: K) => str
   return out;
 }
 
-export const SOURCE_LABELS: Record<TrafficSource, string> = translated(
-  ['access-log', 'wake-proxy', 'dashboard', 'tray', 'admin-api', 'link'],
-  sourceLabel,
-);
+export const SOURCE_LABELS: Record<TrafficSource, string> = translated(TRAFFIC_SOURCES, sourceLabel);
 
 /** Milliseconds as a number of `unit`s for a form field (trailing zeros dropped). */
 export function msTo(ms: number, unit: number): string {
@@ -281,18 +272,4 @@ export function msTo(ms: number, unit: number): string {
 }
 
 /** What a history entry that is not a plain transition says it is (read in the current language). */
-export const KIND_LABELS: Record<HistoryKind, string> = translated(
-  [
-    'transition',
-    'stop-asked',
-    'start-asked',
-    'restart-asked',
-    'would-sleep',
-    'would-wake',
-    'release',
-    'reset',
-    'call-failed',
-    'keep-awake',
-  ],
-  kindLabel,
-);
+export const KIND_LABELS: Record<HistoryKind, string> = translated(HISTORY_KINDS, kindLabel);
