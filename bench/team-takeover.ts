@@ -8,6 +8,7 @@
  *
  *   node bench/team-takeover.ts [--lease-seconds 15] [--runs 3]
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { systemClock } from '../main/engine/clocks.ts';
 import { SimulatedCloud } from '../main/simulator/model.ts';
 import { DEMO_CREDENTIALS, startSimulatorServer } from '../main/simulator/server.ts';
 import { startPostgresCluster } from '../main/testing/postgres-cluster.ts';
+import { until } from '../main/testing/serve-process.ts';
 import { HOUR } from '../shared/durations.ts';
 import { NODE, ROOT } from './fleet.ts';
 import { type Result, round, stats } from './stats.ts';
@@ -30,16 +32,6 @@ interface Instance {
   url: string;
   pid: number;
   out: () => string;
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function serve(database: string, apiUrl: string, leaseSeconds: number, dirs: string[]): Promise<Instance> {

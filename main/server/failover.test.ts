@@ -7,6 +7,7 @@
  * instance took over. The processes and the simulator share one clock, 30 times faster than real
  * time; leases (on the database's clock) last 2 s of real time.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 30;
@@ -39,16 +41,6 @@ interface Instance {
   url: string;
   pid: number;
   out: () => string;
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(skip !== null)(

@@ -6,6 +6,7 @@
  * is ready again; with the database stopped, both answer 503 "datastore" while /healthz says ok.
  * A keeper that cannot take the free owners (it cannot read their records) answers "leases".
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,19 +23,10 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const probe = async (server: Headless, path: '/readyz' | '/healthz') => {
   const res = await fetch(`${server.url}${path}`);

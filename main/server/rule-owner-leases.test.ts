@@ -4,6 +4,7 @@
  * the instance holding it, once. A rule on every owner registers the owners listed from Clever
  * Cloud. Two headless servers on one real PostgreSQL and one simulated cloud, on one manual clock.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,19 +20,10 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(skip !== null)(`rule-only owners in team mode${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let cluster: PostgresCluster;
