@@ -208,7 +208,12 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(cloud.apps.get(asleep.id)!.state).toBe('SHOULD_BE_UP');
       expect((await db.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([{ n: 0 }]);
 
-      // each change on the holder reached the second instance's event stream, within a second
+      // each change on the holder reached the second instance's event stream, within a second (the
+      // holder's own stream may be read after the other's page saw Up: wait for its Up entry first)
+      await eventsA.next(
+        (e) => e.type === 'history' && e.entry.appId === asleep.id && e.entry.to === 'Up',
+        5000,
+      );
       const changesA = eventsA.events.filter(
         (e): e is { at: number; event: { type: 'history'; entry: HistoryEntry } } =>
           e.event.type === 'history' && e.event.entry.appId === asleep.id,
