@@ -3,6 +3,7 @@
  * an account: said loudly (status problem, hence the dashboard's banner, and the log), nothing that
  * was stored is erased, and no app whose route was lost is released until the operator acts.
  */
+
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { ManualClock } from '../engine/clocks.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];
@@ -29,15 +31,8 @@ function world() {
   const logged: string[] = [];
   async function serve(dataDir: string) {
     const server = await startHeadless({
-      demo: false,
-      scenario: 'demo',
-      host: '127.0.0.1',
-      port: 0,
+      ...TEST_SERVER,
       dataDir,
-      apiUrl: null,
-      timeScale: 1,
-      staticDir: null,
-      env: {},
       clever: new InProcessCleverPort(cloud),
       accountClock: clock,
       log: (level, message) => logged.push(`[${level}] ${message}`),

@@ -8,6 +8,7 @@ import { ManualClock } from '../engine/clocks.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];
@@ -23,15 +24,8 @@ describe('the headless server on an account', () => {
 
   async function serve(dataDir: string) {
     const server = await startHeadless({
-      demo: false,
-      scenario: 'demo',
-      host: '127.0.0.1',
-      port: 0,
+      ...TEST_SERVER,
       dataDir,
-      apiUrl: null,
-      timeScale: 1,
-      staticDir: null,
-      env: {},
       clever: new InProcessCleverPort(cloud),
       accountClock: clock,
     });

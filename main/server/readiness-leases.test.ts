@@ -24,6 +24,7 @@ import {
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
 import { until } from '../testing/serve-process.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -84,15 +85,8 @@ describe.skipIf(skip !== null)(`/readyz asks the leases${skip ? ` (skipped: ${sk
       const dataDir = mkdtempSync(join(tmpdir(), 'reaper-ready-'));
       dirs.push(dataDir);
       return startHeadless({
-        demo: false,
-        scenario: 'demo',
-        host: '127.0.0.1',
-        port: 0,
+        ...TEST_SERVER,
         dataDir,
-        apiUrl: null,
-        timeScale: 1,
-        staticDir: null,
-        env: {},
         database,
         // Rounds every 20 s: this test runs them by hand, so that nothing races its changes.
         leaseMs: 60_000,

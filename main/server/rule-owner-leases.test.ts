@@ -21,6 +21,7 @@ import {
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
 import { until } from '../testing/serve-process.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -51,15 +52,8 @@ describe.skipIf(skip !== null)(`rule-only owners in team mode${skip ? ` (skipped
       const dataDir = mkdtempSync(join(tmpdir(), 'reaper-rule-owner-'));
       dirs.push(dataDir);
       const server = await startHeadless({
-        demo: false,
-        scenario: 'demo',
-        host: '127.0.0.1',
-        port: 0,
+        ...TEST_SERVER,
         dataDir,
-        apiUrl: null,
-        timeScale: 1,
-        staticDir: null,
-        env: {},
         database,
         leaseMs: 1500,
         clever: new InProcessCleverPort(cloud),

@@ -4,6 +4,7 @@
  * history in PostgreSQL, not in the data directory, and finds them there after a restart. Skipped,
  * with the reason, where no PostgreSQL server exists outside CI.
  */
+
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -44,15 +46,8 @@ describe.skipIf(skip !== null)(
 
     async function serve(dataDir: string, database: string) {
       const server = await startHeadless({
-        demo: false,
-        scenario: 'demo',
-        host: '127.0.0.1',
-        port: 0,
+        ...TEST_SERVER,
         dataDir,
-        apiUrl: null,
-        timeScale: 1,
-        staticDir: null,
-        env: {},
         database,
         clever: new InProcessCleverPort(cloud),
         accountClock: clock,

@@ -3,6 +3,7 @@
  * skips its runs (the gate of postgres/retention-lock.ts, wired by the service's operations); the
  * entries past retention are gone, the others kept.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -66,15 +68,8 @@ describe.skipIf(skip !== null)(`retention in team mode${skip ? ` (skipped: ${ski
       logs[i] = [];
       const log: Log = (_level, message) => void logs[i]!.push(message);
       return startHeadless({
-        demo: false,
-        scenario: 'demo',
-        host: '127.0.0.1',
-        port: 0,
+        ...TEST_SERVER,
         dataDir,
-        apiUrl: null,
-        timeScale: 1,
-        staticDir: null,
-        env: {},
         database,
         leaseMs: 60_000,
         clever: new InProcessCleverPort(cloud),

@@ -27,6 +27,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -87,15 +88,8 @@ describe.skipIf(skip !== null)(`state shared by the instances${skip ? ` (skipped
       const dataDir = mkdtempSync(join(tmpdir(), 'reaper-shared-'));
       dirs.push(dataDir);
       return startHeadless({
-        demo: false,
-        scenario: 'demo',
-        host: '127.0.0.1',
-        port: 0,
+        ...TEST_SERVER,
         dataDir,
-        apiUrl: null,
-        timeScale: 1,
-        staticDir: null,
-        env: {},
         database,
         leaseMs: 60_000,
         credentials: credentials(clever, status),

@@ -4,6 +4,7 @@
  * the simulator), their wake proxies sending requests to the simulator, which serves the apps by Host;
  * and a reader of a server's event stream that notes when each event arrived.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { operatorCredentials } from '../clever/credentials.ts';
 import type { Clock } from '../engine/ports.ts';
 import { type Headless, startHeadless } from '../server/headless.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer } from '../simulator/server.ts';
+import { TEST_SERVER } from './test-server.ts';
 
 export interface TeamInstance {
   server: Headless;
@@ -45,15 +47,8 @@ export async function startTeamInstance(options: {
   let server: Headless;
   try {
     server = await startHeadless({
-      demo: false,
-      scenario: 'demo',
-      host: '127.0.0.1',
-      port: 0,
+      ...TEST_SERVER,
       dataDir,
-      apiUrl: null,
-      timeScale: 1,
-      staticDir: null,
-      env: {},
       database: options.database,
       leaseMs: options.leaseMs,
       clever: simulatorClient(options.sim),
