@@ -9,64 +9,27 @@
  *   node bench/team-takeover.ts [--lease-seconds 15] [--runs 3]
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { systemClock } from '../main/engine/clocks.ts';
 import { SimulatedCloud } from '../main/simulator/model.ts';
-import { DEMO_CREDENTIALS, startSimulatorServer } from '../main/simulator/server.ts';
+import { startSimulatorServer } from '../main/simulator/server.ts';
 import { startPostgresCluster } from '../main/testing/postgres-cluster.ts';
-import { until } from '../main/testing/serve-process.ts';
+import { type ServeProcess, serveProcess, until } from '../main/testing/serve-process.ts';
 import { HOUR } from '../shared/durations.ts';
-import { NODE, ROOT } from './fleet.ts';
 import { type Result, round, stats } from './stats.ts';
 
 const TOKEN = 'bench-takeover-admin-token-0123456789';
-const o = DEMO_CREDENTIALS.oauth;
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  pid: number;
-  out: () => string;
-}
-
-function serve(database: string, apiUrl: string, leaseSeconds: number, dirs: string[]): Promise<Instance> {
-  return new Promise((resolve, reject) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-bench-takeover-'));
-    dirs.push(dataDir);
-    const args = [...NODE, 'main/server/cli.ts', '--port', '0', '--data-dir', dataDir];
-    args.push('--database', database, '--lease-seconds', String(leaseSeconds), '--api-url', apiUrl);
-    const child = spawn(args[0]!, args.slice(1), {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CLEVER_TOKEN: o.token,
-        CLEVER_SECRET: o.secret,
-        OAUTH_CONSUMER_KEY: o.consumerKey,
-        OAUTH_CONSUMER_SECRET: o.consumerSecret,
-        REAPER_ADMIN_TOKEN: TOKEN,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let started = false;
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /Dashboard: (http:\/\/[^/]+)\//.exec(out);
-      if (m && !started) {
-        started = true;
-        resolve({ child, url: m[1]!, pid: child.pid!, out: () => out });
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => {
-      if (!started) reject(new Error(`the instance exited (${code ?? signal}):\n${out}`));
-    });
-  });
+function serve(
+  database: string,
+  apiUrl: string,
+  leaseSeconds: number,
+  dirs: string[],
+): Promise<ServeProcess> {
+  return serveProcess({ apiUrl, adminToken: TOKEN, database, leaseSeconds, dirs });
 }
 
 /** One kill -9; the milliseconds until the survivor holds the killed one's owners. */
