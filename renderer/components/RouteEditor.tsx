@@ -12,7 +12,7 @@ import { formatDurationIn } from '../../shared/validation.ts';
 import { combinedGrace, type Draft, draftOf, fieldsOf, graceMs, graceProblems } from '../lib/route-draft.ts';
 import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useDashboard } from '../store/context.tsx';
-import { EditorDialog } from './EditorDialog.tsx';
+import { EditorForm } from './EditorForm.tsx';
 import { Switch } from './form.tsx';
 import { RouteTarget, usePickable } from './RouteTarget.tsx';
 import { RouteTemplateFields } from './RouteTemplateFields.tsx';
@@ -32,7 +32,7 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
   const { owners, ownersError, apps } = usePickable(draft.ownerId, setDraft);
   const dirty = comparable(draft) !== comparable(initial);
   const { confirmLeave } = useUnsavedChanges(dirty, t('editor.unsaved'));
-  const { id, problems, saving, submit, err, described, text } = useEditorForm({
+  const form = useEditorForm({
     fields: () => fieldsOf(draft),
     precheck: () => graceProblems(draft),
     units: { gracePeriodMs: draft.graceUnit },
@@ -40,6 +40,7 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
     save: (fields) => (route ? updateRoute(route.id, fields) : createRoute(fields)),
     onDone,
   });
+  const { id, problems, err, described, text } = form;
   const close = () => {
     if (confirmLeave()) onDone();
   };
@@ -52,92 +53,66 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
   );
 
   return (
-    <EditorDialog
-      labelledBy={`${id}-title`}
-      onRequestClose={close}
-      fallback={() => document.getElementById('routes-title')}
+    <EditorForm
+      form={form}
+      title={
+        route
+          ? t('editor.editTitle', { name: route.label || picked?.name || route.appId })
+          : t('editor.newTitle')
+      }
+      submitLabel={route ? t('editor.save') : t('editor.create')}
+      onClose={close}
+      fallbackId="routes-title"
     >
-      <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-        <div className="editor-head">
-          <h2 id={`${id}-title`}>
-            {route
-              ? t('editor.editTitle', { name: route.label || picked?.name || route.appId })
-              : t('editor.newTitle')}
-          </h2>
-          <button type="button" className="link" onClick={close}>
-            {t('editor.close')}
-          </button>
-        </div>
-        {problems.form && (
-          <p className="callout danger" role="alert">
-            {problems.form.map(text).join(' ')}
-          </p>
-        )}
-        {Object.keys(problems).length > 0 && !problems.form && (
-          <p className="field-error" role="alert">
-            {t('validation:someFields')}
-          </p>
-        )}
-        <div className="grid">
-          <RouteTarget
-            id={id}
-            route={route}
-            draft={draft}
-            set={set}
-            owners={owners}
-            ownersError={ownersError}
-            apps={apps}
-            err={err}
-            described={described}
-          />
-          {others.length > 0 && (
-            <>
-              <span aria-hidden="true" />
-              <SecondRoute draft={draft} others={others} appName={picked?.name} />
-            </>
-          )}
+      <RouteTarget
+        id={id}
+        route={route}
+        draft={draft}
+        set={set}
+        owners={owners}
+        ownersError={ownersError}
+        apps={apps}
+        err={err}
+        described={described}
+      />
+      {others.length > 0 && (
+        <>
+          <span aria-hidden="true" />
+          <SecondRoute draft={draft} others={others} appName={picked?.name} />
+        </>
+      )}
 
-          <label htmlFor={`${id}-label`}>{t('editor.label')}</label>
-          <div>
-            <input
-              id={`${id}-label`}
-              value={draft.label}
-              placeholder={picked?.name ?? t('editor.labelPlaceholder')}
-              onChange={(e) => set({ label: e.target.value })}
-              {...described('label')}
-            />
-            {err('label')}
-          </div>
+      <label htmlFor={`${id}-label`}>{t('editor.label')}</label>
+      <div>
+        <input
+          id={`${id}-label`}
+          value={draft.label}
+          placeholder={picked?.name ?? t('editor.labelPlaceholder')}
+          onChange={(e) => set({ label: e.target.value })}
+          {...described('label')}
+        />
+        {err('label')}
+      </div>
 
-          <span>{t('editor.enabled')}</span>
-          <div>
-            <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
-              <span>{draft.enabled ? t('editor.enabledOn') : t('editor.enabledOff')}</span>
-            </Switch>
-          </div>
+      <span>{t('editor.enabled')}</span>
+      <div>
+        <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
+          <span>{draft.enabled ? t('editor.enabledOn') : t('editor.enabledOff')}</span>
+        </Switch>
+      </div>
 
-          <RouteTemplateFields
-            id={id}
-            draft={draft}
-            set={set}
-            setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
-            problems={problems}
-            err={err}
-            described={described}
-            text={text}
-            examples={{ hosts: t('editor.hostsExample'), group: t('editor.groupExample') }}
-          />
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={saving}>
-            {saving ? t('editor.saving') : route ? t('editor.save') : t('editor.create')}
-          </button>
-          <button type="button" onClick={close}>
-            {t('editor.cancel')}
-          </button>
-        </div>
-      </form>
-    </EditorDialog>
+      <RouteTemplateFields
+        id={id}
+        draft={draft}
+        set={set}
+        setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+        problems={problems}
+        err={err}
+        described={described}
+        text={text}
+        examples={{ hosts: t('editor.hostsExample'), group: t('editor.groupExample') }}
+      />
+    </EditorForm>
   );
 }
 

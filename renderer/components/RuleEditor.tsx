@@ -17,7 +17,7 @@ import { graceProblems } from '../lib/route-draft.ts';
 import { type RuleDraft, ruleDraftOf, ruleFieldsOf } from '../lib/rule-draft.ts';
 import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
-import { EditorDialog } from './EditorDialog.tsx';
+import { EditorForm } from './EditorForm.tsx';
 import { Switch } from './form.tsx';
 import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 import { RulePreviewList } from './RulePreviewList.tsx';
@@ -40,7 +40,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
     JSON.stringify(draft) !== JSON.stringify(initial),
     t('ruleEditor.unsaved'),
   );
-  const { id, problems, saving, submit, err, described, text } = useEditorForm({
+  const form = useEditorForm({
     fields: () => ruleFieldsOf(draft),
     precheck: () => graceProblems(draft),
     units: { gracePeriodMs: draft.graceUnit },
@@ -48,6 +48,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
     save: (fields) => (rule ? updateRule(rule.id, fields) : createRule(fields)),
     onDone,
   });
+  const { id, problems, err, described, text } = form;
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const close = () => {
     if (confirmLeave()) onDone();
@@ -85,132 +86,104 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
   const places = rule ? rules.length : rules.length + 1;
 
   return (
-    <EditorDialog
-      labelledBy={`${id}-title`}
-      onRequestClose={close}
-      fallback={() => document.getElementById('rules-title')}
+    <EditorForm
+      form={form}
+      title={
+        rule ? t('ruleEditor.editTitle', { name: rule.label || rule.pattern }) : t('ruleEditor.newTitle')
+      }
+      submitLabel={rule ? t('ruleEditor.save') : t('ruleEditor.create')}
+      onClose={close}
+      fallbackId="rules-title"
+      after={<RulePreviewList preview={preview} error={previewError} rules={rules} />}
     >
-      <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-        <div className="editor-head">
-          <h2 id={`${id}-title`}>
-            {rule
-              ? t('ruleEditor.editTitle', { name: rule.label || rule.pattern })
-              : t('ruleEditor.newTitle')}
-          </h2>
-          <button type="button" className="link" onClick={close}>
-            {t('editor.close')}
-          </button>
-        </div>
-        {problems.form && (
-          <p className="callout danger" role="alert">
-            {problems.form.map(text).join(' ')}
-          </p>
-        )}
-        {Object.keys(problems).length > 0 && !problems.form && (
-          <p className="field-error" role="alert">
-            {t('validation:someFields')}
-          </p>
-        )}
-        <div className="grid">
-          <label htmlFor={`${id}-owner`}>{t('ruleEditor.owner')}</label>
-          <div>
-            <select
-              id={`${id}-owner`}
-              value={draft.ownerId}
-              onChange={(e) => set({ ownerId: e.target.value })}
-              {...described('ownerId')}
-            >
-              <option value="">{t('ruleEditor.everyOwner')}</option>
-              {owners?.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {ownerLabel({ ownerId: o.id, ownerName: o.name })}
-                </option>
-              ))}
-            </select>
-            {err('ownerId')}
-          </div>
+      <label htmlFor={`${id}-owner`}>{t('ruleEditor.owner')}</label>
+      <div>
+        <select
+          id={`${id}-owner`}
+          value={draft.ownerId}
+          onChange={(e) => set({ ownerId: e.target.value })}
+          {...described('ownerId')}
+        >
+          <option value="">{t('ruleEditor.everyOwner')}</option>
+          {owners?.map((o) => (
+            <option key={o.id} value={o.id}>
+              {ownerLabel({ ownerId: o.id, ownerName: o.name })}
+            </option>
+          ))}
+        </select>
+        {err('ownerId')}
+      </div>
 
-          <label htmlFor={`${id}-pattern`}>{t('ruleEditor.pattern')}</label>
-          <div>
-            <input
-              id={`${id}-pattern`}
-              value={draft.pattern}
-              placeholder={t('ruleEditor.patternPlaceholder')}
-              onChange={(e) => set({ pattern: e.target.value })}
-              {...described('pattern')}
-            />
-            <span className="hint">{t('ruleEditor.patternHint')}</span>
-            {err('pattern')}
-          </div>
+      <label htmlFor={`${id}-pattern`}>{t('ruleEditor.pattern')}</label>
+      <div>
+        <input
+          id={`${id}-pattern`}
+          value={draft.pattern}
+          placeholder={t('ruleEditor.patternPlaceholder')}
+          onChange={(e) => set({ pattern: e.target.value })}
+          {...described('pattern')}
+        />
+        <span className="hint">{t('ruleEditor.patternHint')}</span>
+        {err('pattern')}
+      </div>
 
-          <label htmlFor={`${id}-label`}>{t('ruleEditor.label')}</label>
-          <div>
-            <input
-              id={`${id}-label`}
-              value={draft.label}
-              placeholder={t('ruleEditor.labelPlaceholder')}
-              onChange={(e) => set({ label: e.target.value })}
-              {...described('label')}
-            />
-            {err('label')}
-          </div>
+      <label htmlFor={`${id}-label`}>{t('ruleEditor.label')}</label>
+      <div>
+        <input
+          id={`${id}-label`}
+          value={draft.label}
+          placeholder={t('ruleEditor.labelPlaceholder')}
+          onChange={(e) => set({ label: e.target.value })}
+          {...described('label')}
+        />
+        {err('label')}
+      </div>
 
-          <label htmlFor={`${id}-position`}>{t('ruleEditor.position')}</label>
-          <div>
-            <select
-              id={`${id}-position`}
-              value={draft.position}
-              onChange={(e) => set({ position: Number(e.target.value) })}
-            >
-              {Array.from({ length: places }, (_, i) => i).map((i) => (
-                <option key={`place-${i}`} value={i}>
-                  {i === 0 ? t('ruleEditor.first', { n: i + 1 }) : t('ruleEditor.place', { n: i + 1 })}
-                </option>
-              ))}
-            </select>
-            <span className="hint">{t('ruleEditor.positionHint')}</span>
-          </div>
+      <label htmlFor={`${id}-position`}>{t('ruleEditor.position')}</label>
+      <div>
+        <select
+          id={`${id}-position`}
+          value={draft.position}
+          onChange={(e) => set({ position: Number(e.target.value) })}
+        >
+          {Array.from({ length: places }, (_, i) => i).map((i) => (
+            <option key={`place-${i}`} value={i}>
+              {i === 0 ? t('ruleEditor.first', { n: i + 1 }) : t('ruleEditor.place', { n: i + 1 })}
+            </option>
+          ))}
+        </select>
+        <span className="hint">{t('ruleEditor.positionHint')}</span>
+      </div>
 
-          <span>{t('ruleEditor.enabled')}</span>
-          <div>
-            <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
-              <span>{draft.enabled ? t('ruleEditor.enabledOn') : t('ruleEditor.enabledOff')}</span>
-            </Switch>
-          </div>
+      <span>{t('ruleEditor.enabled')}</span>
+      <div>
+        <Switch checked={draft.enabled} onChange={(enabled) => set({ enabled })}>
+          <span>{draft.enabled ? t('ruleEditor.enabledOn') : t('ruleEditor.enabledOff')}</span>
+        </Switch>
+      </div>
 
-          <span>{t('ruleEditor.dryRun')}</span>
-          <div>
-            <Switch checked={draft.dryRun} onChange={(dryRun) => set({ dryRun })}>
-              <span>{draft.dryRun ? t('ruleEditor.dryRunOn') : t('ruleEditor.dryRunOff')}</span>
-            </Switch>
-          </div>
+      <span>{t('ruleEditor.dryRun')}</span>
+      <div>
+        <Switch checked={draft.dryRun} onChange={(dryRun) => set({ dryRun })}>
+          <span>{draft.dryRun ? t('ruleEditor.dryRunOn') : t('ruleEditor.dryRunOff')}</span>
+        </Switch>
+      </div>
 
-          <RouteTemplateFields
-            id={id}
-            draft={draft}
-            set={set}
-            setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
-            problems={problems}
-            err={err}
-            described={described}
-            text={text}
-            examples={{
-              hosts: t('ruleEditor.hostsExample'),
-              group: t('ruleEditor.groupExample'),
-              hostsHint: t('ruleEditor.hostsHint'),
-            }}
-          />
-        </div>
-        <RulePreviewList preview={preview} error={previewError} rules={rules} />
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={saving}>
-            {saving ? t('editor.saving') : rule ? t('ruleEditor.save') : t('ruleEditor.create')}
-          </button>
-          <button type="button" onClick={close}>
-            {t('editor.cancel')}
-          </button>
-        </div>
-      </form>
-    </EditorDialog>
+      <RouteTemplateFields
+        id={id}
+        draft={draft}
+        set={set}
+        setRanges={(change) => setDraft((d) => ({ ...d, ranges: change(d.ranges) }))}
+        problems={problems}
+        err={err}
+        described={described}
+        text={text}
+        examples={{
+          hosts: t('ruleEditor.hostsExample'),
+          group: t('ruleEditor.groupExample'),
+          hostsHint: t('ruleEditor.hostsHint'),
+        }}
+      />
+    </EditorForm>
   );
 }
