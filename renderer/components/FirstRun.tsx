@@ -10,6 +10,7 @@ import { problemsOf } from '../../shared/api-errors.ts';
 import { CONSOLE_ORIGIN } from '../../shared/console-links.ts';
 import { useApi, useDashboard } from '../store/context.tsx';
 import { errorText } from '../store/dashboard-store.ts';
+import { RunButton } from './form.tsx';
 import { Logo } from './icons.tsx';
 import { TeamServerPanel } from './TeamServer.tsx';
 
@@ -32,8 +33,6 @@ export function FirstRun() {
   const teamMode = useApi().console !== undefined;
   const startDemo = useDashboard((s) => s.startDemo);
   const proposeFirstDay = useDashboard((s) => s.proposeFirstDay);
-  const [error, setError] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
   const c = status?.credentials;
   return (
     <main className="first-run">
@@ -53,27 +52,7 @@ export function FirstRun() {
         )}
         <h2>{t('demo.title')}</h2>
         <p className="muted">{t('demo.text')}</p>
-        <button
-          type="button"
-          disabled={starting}
-          onClick={() => {
-            setStarting(true);
-            startDemo().then(
-              () => setStarting(false),
-              (e: unknown) => {
-                setStarting(false);
-                setError(errorText(e));
-              },
-            );
-          }}
-        >
-          {starting ? t('demo.starting') : t('demo.start')}
-        </button>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <RunButton run={startDemo} label={t('demo.start')} busyLabel={t('demo.starting')} />
       </div>
       {teamMode && <TeamServerPanel />}
     </main>

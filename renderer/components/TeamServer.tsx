@@ -10,6 +10,7 @@ import { problemsOf } from '../../shared/api-errors.ts';
 import { type ConsoleState, checkServerUrl } from '../../shared/team-console.ts';
 import { errorText } from '../lib/errors.ts';
 import { useApi } from '../store/context.tsx';
+import { RunButton } from './form.tsx';
 
 /** An address to show the form of one (the same in every language). */
 const EXAMPLE_URL = 'https://reaper.example.com';
@@ -76,8 +77,6 @@ export function TeamServerPanel() {
 function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }) {
   const { t } = useTranslation('settings');
   const control = useApi().console!;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   return (
     <div>
       <p>
@@ -93,28 +92,11 @@ function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }
             ? t('team.refused')
             : t('team.reconnecting')}
       </p>
-      <button
-        type="button"
-        disabled={busy}
-        onClick={() => {
-          setBusy(true);
-          setError(null);
-          control.switchToLocal().then(
-            () => setBusy(false),
-            (e: unknown) => {
-              setBusy(false);
-              setError(errorText(e));
-            },
-          );
-        }}
-      >
-        {busy ? t('team.startingLocal') : t('team.useLocal')}
-      </button>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <RunButton
+        run={() => control.switchToLocal()}
+        label={t('team.useLocal')}
+        busyLabel={t('team.startingLocal')}
+      />
     </div>
   );
 }

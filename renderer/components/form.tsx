@@ -3,7 +3,7 @@
  * problem the engine found with it), the form's problem, and the save row. One place for the markup
  * and the accessibility wiring (aria-invalid, aria-describedby).
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../shared/api-errors.ts';
 import { InputError } from '../../shared/errors.ts';
@@ -112,5 +112,40 @@ export function Switch(props: {
       <span aria-hidden="true" className="track" />
       {props.children}
     </label>
+  );
+}
+
+/**
+ * A button that runs a call: disabled and saying `busyLabel` while it runs, and the call's failure
+ * said under it (until the next try).
+ */
+export function RunButton(props: { run: () => Promise<unknown>; label: string; busyLabel: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          props.run().then(
+            () => setBusy(false),
+            (e: unknown) => {
+              setBusy(false);
+              setError(errorText(e));
+            },
+          );
+        }}
+      >
+        {busy ? props.busyLabel : props.label}
+      </button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </>
   );
 }
