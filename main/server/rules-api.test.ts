@@ -2,6 +2,7 @@
  * Rules through the admin API over real HTTP: the headless server on the e2e demo (simulated Clever
  * Cloud, manual clock), GET/POST /api/rules, GET/PATCH/DELETE /api/rules/{id}, POST /api/rules/_preview.
  */
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { SECOND } from '../../shared/durations.ts';
 import type { Rule } from '../../shared/rules.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { adminCall } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 interface ErrorBody {
@@ -41,18 +43,8 @@ async function serve() {
   });
   running.push(server);
   await clock.advance(5 * SECOND);
-  const call = async <T = unknown>(method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${server.token.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-  };
+  const call = <T = unknown>(method: string, path: string, body?: unknown) =>
+    adminCall<T>(server, method, path, body);
   return { call, clock };
 }
 

@@ -27,7 +27,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
-import { TEST_SERVER } from '../testing/test-server.ts';
+import { adminCall, TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const skip = postgresSkipReason();
@@ -96,17 +96,8 @@ describe.skipIf(skip !== null)(`state shared by the instances${skip ? ` (skipped
         accountClock: clock,
       });
     };
-    const call = async <T>(server: Headless, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${server.token.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await res.json()) as T;
-    };
+    const call = async <T>(server: Headless, method: string, path: string, body?: unknown) =>
+      (await adminCall<T>(server, method, path, body)).body;
     const hook = await receiver();
     const b = await serve({ account: 'ops@example.test' });
     let a: Headless | null = null;

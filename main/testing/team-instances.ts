@@ -15,7 +15,7 @@ import { operatorCredentials } from '../clever/credentials.ts';
 import type { Clock } from '../engine/ports.ts';
 import { type Headless, startHeadless } from '../server/headless.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer } from '../simulator/server.ts';
-import { TEST_SERVER } from './test-server.ts';
+import { adminCall, TEST_SERVER } from './test-server.ts';
 
 export interface TeamInstance {
   server: Headless;
@@ -60,18 +60,7 @@ export async function startTeamInstance(options: {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const call = async <T>(method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${server.token.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-  };
+  const call = <T>(method: string, path: string, body?: unknown) => adminCall<T>(server, method, path, body);
   return {
     server,
     call,

@@ -3,7 +3,7 @@
  * demo), on loopback and an ephemeral port, without the dashboard's files or the environment's
  * credentials. Spread it and add the data folder and what the test is about.
  */
-import type { HeadlessOptions } from '../server/headless.ts';
+import type { Headless, HeadlessOptions } from '../server/headless.ts';
 
 export const TEST_SERVER = {
   demo: false,
@@ -15,3 +15,22 @@ export const TEST_SERVER = {
   staticDir: null,
   env: {},
 } as const satisfies Partial<HeadlessOptions>;
+
+/** A call to a server's admin API with its token: the status and the parsed body (null when empty). */
+export async function adminCall<T = unknown>(
+  server: Headless,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${server.token.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
