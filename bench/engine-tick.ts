@@ -6,40 +6,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../main/engine/clocks.ts';
 import { Engine } from '../main/engine/engine.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
-import { SimulatedCloud } from '../main/simulator/model.ts';
-import { ConfigStore, MemoryBackend } from '../main/store/config-store.ts';
 import { Datastore } from '../main/store/datastore.ts';
-import { HOUR, SECOND } from '../shared/durations.ts';
+import { SECOND } from '../shared/durations.ts';
+import { routedCloud } from './routed-cloud.ts';
 import { type Result, stats } from './stats.ts';
 
 export async function engineTick(n: number, owners = 10): Promise<Result[]> {
-  const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
-  const cloud = new SimulatedCloud(clock);
-  const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
-  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
-  const routes = [];
-  for (let i = 0; i < n; i++) {
-    const ownerId = ownerIds[i % owners]!;
-    const app = cloud.addApp(ownerId, `app-${i}`);
-    routes.push({ appId: app.id, ownerId, gracePeriodMs: 24 * HOUR });
-  }
-  // One write of all routes (creating them one by one would re-route n times).
-  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(
-    routes.map((r, i) => ({
-      id: `route_${i}`,
-      label: '',
-      enabled: true,
-      ranges: [],
-      hosts: [],
-      filters: { pathPrefixes: [], sources: [] },
-      createdAt: 0,
-      updatedAt: 0,
-      ...r,
-    })),
-  );
+  const { clock, cloud, config, routes } = routedCloud(n, owners);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-'));
   const store = new Datastore(join(dir, 'reaper.db'));
   const engine = new Engine({ clock, clever: new InProcessCleverPort(cloud), store, config });

@@ -12,17 +12,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ManualClock } from '../main/engine/clocks.ts';
 import { Engine } from '../main/engine/engine.ts';
 import type { EngineStore } from '../main/engine/ports.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
-import { SimulatedCloud } from '../main/simulator/model.ts';
-import { ConfigStore, MemoryBackend } from '../main/store/config-store.ts';
 import { Datastore } from '../main/store/datastore.ts';
 import { LeaseKeeper } from '../main/store/postgres/leases.ts';
 import { PostgresStore } from '../main/store/postgres/pg-store.ts';
 import { type PostgresCluster, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
-import { HOUR, SECOND } from '../shared/durations.ts';
+import { SECOND } from '../shared/durations.ts';
+import { routedCloud } from './routed-cloud.ts';
 import { type Result, round, stats } from './stats.ts';
 
 const SWEEPS = 20;
@@ -44,29 +42,7 @@ interface Run {
 
 /** One run of the engine on `n` apps, on SQLite (`url` null) or on the PostgreSQL database `url`. */
 export async function sweepRun(n: number, url: string | null, owners = 10): Promise<Run> {
-  const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
-  const cloud = new SimulatedCloud(clock);
-  const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
-  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
-  const routes = [];
-  for (let i = 0; i < n; i++) {
-    const ownerId = ownerIds[i % owners]!;
-    const app = cloud.addApp(ownerId, `app-${i}`);
-    routes.push({ appId: app.id, ownerId, gracePeriodMs: 24 * HOUR });
-  }
-  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(
-    routes.map((r, i) => ({
-      id: `route_${i}`,
-      label: '',
-      enabled: true,
-      ranges: [],
-      hosts: [],
-      filters: { pathPrefixes: [], sources: [] },
-      createdAt: 0,
-      updatedAt: 0,
-      ...r,
-    })),
-  );
+  const { clock, cloud, ownerIds, config, routes } = routedCloud(n, owners);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
   const pg = url ? await PostgresStore.open(url) : null;
   const sqlite = url ? null : new Datastore(join(dir, 'reaper.db'));
