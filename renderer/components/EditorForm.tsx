@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EditorDialog } from './EditorDialog.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 import type { useEditorForm } from './use-editor-form.tsx';
 
 export function EditorForm(props: {
@@ -24,7 +24,7 @@ export function EditorForm(props: {
   const { t } = useTranslation(['routes', 'validation']);
   const { id, problems, saving, submit, text } = props.form;
   return (
-    <EditorDialog
+    <ModalDialog
       labelledBy={`${id}-title`}
       onRequestClose={props.onClose}
       fallback={() => document.getElementById(props.fallbackId)}
@@ -57,6 +57,6 @@ export function EditorForm(props: {
           </button>
         </div>
       </form>
-    </EditorDialog>
+    </ModalDialog>
   );
 }

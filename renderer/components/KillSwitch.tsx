@@ -3,9 +3,10 @@
  * confirmation that says what it does. While on, the engine puts no app to sleep (main/engine/
  * decide-sleep.ts `sleepBlocker`, and an unanswered stop is not sent again); wakes still happen.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApi, useDashboard } from '../store/context.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 import { useConsoleState } from './TeamServer.tsx';
 
 export function KillSwitchButton() {
@@ -39,13 +40,7 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
   const team = useConsoleState();
   const shared = team?.mode === 'team' ? team.host : (api.serverHost ?? null);
   const id = useId();
-  const confirm = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    confirm.current?.focus();
-    return () => opener?.focus?.();
-  }, []);
   const act = async () => {
     setBusy(true);
     await setSwitch('killSwitch', !on);
@@ -53,46 +48,34 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
     close();
   };
   return (
-    <div className="overlay">
-      <div
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-body`}
-        className="card kill-confirm"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') close();
-          // Focus stays in the dialog: Tab goes round its buttons.
-          if (e.key === 'Tab') {
-            const buttons = [...e.currentTarget.querySelectorAll('button')].filter((b) => !b.disabled);
-            const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-            const next = (at + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length;
-            buttons[next]?.focus();
-            e.preventDefault();
-          }
-        }}
-      >
-        <h2 id={`${id}-title`}>{on ? t('kill.confirmOffTitle') : t('kill.confirmOnTitle')}</h2>
-        <div id={`${id}-body`}>
-          <p>{on ? t('kill.confirmOffBody') : t('kill.confirmOnBody')}</p>
-          {on && dryRun && <p>{t('kill.confirmOffDryRun')}</p>}
-          {shared && <p className="warn">{t('kill.shared', { host: shared })}</p>}
-        </div>
-        <div className="form-actions">
-          <button type="button" onClick={close}>
-            {t('kill.cancel')}
-          </button>
-          <button
-            ref={confirm}
-            type="button"
-            className={on ? 'primary' : 'danger'}
-            disabled={busy}
-            onClick={() => void act()}
-          >
-            {on ? t('kill.turnOff') : t('kill.turnOn')}
-          </button>
-        </div>
+    <ModalDialog
+      role="alertdialog"
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-body`}
+      className="card kill-confirm"
+      layerClassName="overlay"
+      onRequestClose={close}
+    >
+      <h2 id={`${id}-title`}>{on ? t('kill.confirmOffTitle') : t('kill.confirmOnTitle')}</h2>
+      <div id={`${id}-body`}>
+        <p>{on ? t('kill.confirmOffBody') : t('kill.confirmOnBody')}</p>
+        {on && dryRun && <p>{t('kill.confirmOffDryRun')}</p>}
+        {shared && <p className="warn">{t('kill.shared', { host: shared })}</p>}
       </div>
-    </div>
+      <div className="form-actions">
+        <button type="button" onClick={close}>
+          {t('kill.cancel')}
+        </button>
+        <button
+          data-autofocus
+          type="button"
+          className={on ? 'primary' : 'danger'}
+          disabled={busy}
+          onClick={() => void act()}
+        >
+          {on ? t('kill.turnOff') : t('kill.turnOn')}
+        </button>
+      </div>
+    </ModalDialog>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * A modal dialog for an editor (route, rule): shown over the view wherever the row clicked was (not
+ * A modal dialog (the route and rule editors, the kill switch's confirmation): shown over the view wherever the row clicked was (not
  * in the page's flow, where a long table pushed it thousands of pixels away), with focus moved into
  * it, kept inside it (Tab and Shift+Tab cycle), Escape asking to close, and focus given back on close
  * to what opened it (or to `fallback` when that is gone, e.g. a panel of another view).
@@ -12,8 +12,14 @@ import { type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function EditorDialog(props: {
+export function ModalDialog(props: {
   labelledBy: string;
+  describedBy?: string;
+  /** An alertdialog asks to confirm something the operator started (the kill switch). */
+  role?: 'dialog' | 'alertdialog';
+  /** The dialog's box (default: the editors' wide one) and the layer it is centred in. */
+  className?: string;
+  layerClassName?: string;
   /** Asked on Escape (the editor asks about unsaved changes, then closes or not). */
   onRequestClose: () => void;
   /** Where focus goes on close when what opened the dialog is no longer in the page. */
@@ -21,6 +27,7 @@ export function EditorDialog(props: {
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const layer = useRef<HTMLDivElement>(null);
   const request = useRef(props.onRequestClose);
   request.current = props.onRequestClose;
   const fallback = useRef(props.fallback);
@@ -31,7 +38,7 @@ export function EditorDialog(props: {
     const dialog = ref.current;
     // Everything else is inert while the dialog is open: no focus, no click, hidden from assistive tech.
     const inerted: Element[] = [];
-    let node: Element | null = dialog?.closest('.modal-layer') ?? null;
+    let node: Element | null = layer.current;
     while (node && node !== document.body) {
       for (const sibling of Array.from(node.parentElement?.children ?? [])) {
         if (sibling !== node && !sibling.hasAttribute('inert') && sibling.tagName !== 'SCRIPT') {
@@ -76,20 +83,27 @@ export function EditorDialog(props: {
     }
   };
 
+  const box = {
+    ref,
+    className: props.className ?? 'modal',
+    'aria-modal': true,
+    'aria-labelledby': props.labelledBy,
+    'aria-describedby': props.describedBy,
+    tabIndex: -1,
+    onKeyDown,
+  };
   return (
-    <div className="modal-layer">
-      <div className="modal-backdrop" aria-hidden="true" />
-      <div
-        ref={ref}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={props.labelledBy}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        {props.children}
-      </div>
+    <div ref={layer} className={props.layerClassName ?? 'modal-layer'}>
+      {!props.layerClassName && <div className="modal-backdrop" aria-hidden="true" />}
+      {props.role === 'alertdialog' ? (
+        <div role="alertdialog" {...box}>
+          {props.children}
+        </div>
+      ) : (
+        <div role="dialog" {...box}>
+          {props.children}
+        </div>
+      )}
     </div>
   );
 }
