@@ -6,7 +6,7 @@
 import type { Request } from '@playwright/test';
 import { appRow, expect, SHELL, test } from './fixtures.ts';
 
-/** The chunks of the views loaded on demand (renderer/components/Shell.tsx). */
+/** The chunks of the views loaded on demand (renderer/components/shell/Shell.tsx). */
 const ON_DEMAND =
   /\/assets\/(AppDetail|HistoryView|SavingsView|RoutesView|SettingsView|FirstRun)-[\w-]+\.js$/;
 

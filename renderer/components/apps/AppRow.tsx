@@ -1,0 +1,170 @@
+/** One row of the apps table: the app, its states, last request, sleep time, notes and actions. */
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppView } from '../../../shared/app-view.ts';
+import type { MustBeUpRange } from '../../../shared/schedule.ts';
+import { noteCell, sleepCell } from '../../lib/app-cells.ts';
+import { ago, fullTime, ownerLabel, shortDuration, sourceLabel } from '../../lib/format.ts';
+import { CleverStateLabel } from '../common/CleverStateLabel.tsx';
+import { ConsoleLink } from '../common/ConsoleLink.tsx';
+import { StateBadge } from '../common/StateBadge.tsx';
+
+interface RowProps {
+  app: AppView;
+  /** The must-be-up ranges that apply to it (their zones are said with their times). */
+  ranges: readonly MustBeUpRange[];
+  index: number;
+  now: number;
+  tabbable: boolean;
+  selected: boolean;
+  /** Picked for a bulk action. */
+  picked: boolean;
+  busy: string | null;
+  /** Why actions are unavailable now (the dashboard is disconnected), or null. */
+  blocked: string | null;
+  onOpen: (appId: string) => void;
+  onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
+  onFocusRow: (index: number) => void;
+  /** Its box clicked: picked or not; with Shift, the range from the last one clicked. */
+  onPick: (appId: string, range: boolean) => void;
+}
+
+export const AppRow = memo(function AppRow({
+  app,
+  ranges,
+  index,
+  now,
+  tabbable,
+  selected,
+  picked,
+  busy,
+  blocked,
+  onOpen,
+  onAct,
+  onFocusRow,
+  onPick,
+}: RowProps) {
+  const { t } = useTranslation(['apps', 'common']);
+  const sleep = sleepCell(app, now, ranges);
+  const note = noteCell(app, now);
+  const tab = tabbable ? 0 : -1;
+  const inError = app.state === 'Error';
+  const canWake = app.state === 'Down' || app.state === 'WaitingForShutdown';
+  const waking = busy === 'wake' || app.wakeRequestedAt !== null;
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      aria-current={selected ? 'true' : undefined}
+      data-index={index}
+      data-app={app.name}
+      data-app-id={app.appId}
+      className={`${selected ? 'selected' : ''} ${picked ? 'picked' : ''} ${app.state === 'Error' ? 'error' : ''}`}
+      onFocus={() => onFocusRow(index)}
+    >
+      <td className="pick">
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          checked={picked}
+          aria-label={t('row.pick', { name: app.name })}
+          // A click (with Shift or not) picks; the change itself is the store's.
+          onChange={() => {}}
+          onClick={(e) => onPick(app.appId, e.shiftKey)}
+        />
+      </td>
+      <td>
+        <div className="cell app">
+          <button
+            type="button"
+            className="open"
+            tabIndex={tab}
+            title={t('row.open', { appId: app.appId })}
+            onClick={() => onOpen(app.appId)}
+          >
+            {app.name}
+          </button>
+          <span className="sub">
+            <span>{ownerLabel(app)}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
+            {app.group && <span className="group-tag"> · {t('row.group', { group: app.group })}</span>}
+          </span>
+        </div>
+      </td>
+      <td>
+        <div className="cell">
+          <StateBadge state={app.state} />
+          <span className="sub" title={t('row.since', { time: fullTime(app.stateSince) })}>
+            {t('row.for', { duration: shortDuration(now - app.stateSince) })}
+          </span>
+        </div>
+      </td>
+      <td>
+        <div className="cell">
+          <CleverStateLabel app={app} />
+        </div>
+      </td>
+      <td>
+        <div className="cell">
+          {app.lastRequestAt === null ? (
+            <span className="muted">{t('row.noRequest')}</span>
+          ) : (
+            <>
+              <span title={fullTime(app.lastRequestAt)}>{ago(app.lastRequestAt, now)}</span>
+              <span className="sub">{app.lastRequestSource ? sourceLabel(app.lastRequestSource) : ''}</span>
+            </>
+          )}
+        </div>
+      </td>
+      <td>
+        <div className="cell">
+          {sleep && (
+            <>
+              <span className={sleep.tone} title={sleep.title}>
+                {sleep.main}
+              </span>
+              {sleep.sub && <span className="sub">{sleep.sub}</span>}
+            </>
+          )}
+        </div>
+      </td>
+      <td>
+        <div className="cell notes">
+          {note && (
+            <span className={`note ${note.tone}`} title={note.text}>
+              {note.text}
+            </span>
+          )}
+        </div>
+      </td>
+      <td>
+        <div className="cell actions">
+          {inError && (
+            <button
+              type="button"
+              tabIndex={tab}
+              disabled={busy !== null || blocked !== null}
+              aria-busy={busy === 'reset' || undefined}
+              title={blocked ?? undefined}
+              onClick={() => void onAct(app.appId, 'reset')}
+              aria-label={t('row.reset', { name: app.name })}
+            >
+              {busy === 'reset' ? t('common:actions.resetting') : t('common:actions.reset')}
+            </button>
+          )}
+          {canWake && (
+            <button
+              type="button"
+              tabIndex={tab}
+              disabled={busy !== null || app.wakeRequestedAt !== null || blocked !== null}
+              aria-busy={waking || undefined}
+              title={blocked ?? undefined}
+              onClick={() => void onAct(app.appId, 'wake')}
+              aria-label={t('row.wake', { name: app.name })}
+            >
+              {waking ? t('common:actions.waking') : t('common:actions.wake')}
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+});

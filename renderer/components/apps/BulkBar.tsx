@@ -1,0 +1,145 @@
+/**
+ * Bulk actions on the apps picked in the table: Reset, Wake, Keep awake until, Disable (after a
+ * confirmation), then the result per app: which succeeded, which were refused and why.
+ */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BulkAction } from '../../../shared/bulk.ts';
+import { HOUR } from '../../../shared/durations.ts';
+import { useDashboard, useServerNow } from '../../store/context.tsx';
+import type { BulkRun } from '../../store/pick-actions.ts';
+
+/** A datetime-local value (local time, minutes) of an instant. */
+function localInput(t: number): string {
+  const d = new Date(t);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The bar over the table while apps are picked; `shown` are the picked apps the filters show. */
+export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) {
+  const { t } = useTranslation(['apps', 'common']);
+  const runBulk = useDashboard((s) => s.runBulk);
+  const clearPicked = useDashboard((s) => s.clearPicked);
+  const running = useDashboard((s) => s.bulkRun?.running ?? false);
+  const now = useServerNow();
+  const id = useId();
+  const [confirmDisable, setConfirmDisable] = useState(false);
+  const [until, setUntil] = useState('');
+  const n = shown.length;
+  if (n === 0 && hidden === 0) return null;
+  const run = (action: BulkAction, at?: number | null) => {
+    setConfirmDisable(false);
+    void runBulk(action, shown, at);
+  };
+  const untilAt = until ? new Date(until).getTime() : Number.NaN;
+  return (
+    <section className="bulk-bar" aria-label={t('bulk.label')}>
+      <strong>
+        {t('bulk.selected', { count: n })}
+        {hidden > 0 ? t('bulk.hidden', { count: hidden }) : ''}
+      </strong>
+      <div className="row-of-buttons">
+        <button type="button" disabled={running || n === 0} onClick={() => run('reset')}>
+          {t('bulk.reset', { count: n })}
+        </button>
+        <button type="button" disabled={running || n === 0} onClick={() => run('wake')}>
+          {t('bulk.wake', { count: n })}
+        </button>
+        <span className="keep-awake-until">
+          <label htmlFor={`${id}-until`}>{t('bulk.keepUntil')}</label>
+          <input
+            id={`${id}-until`}
+            type="datetime-local"
+            value={until}
+            min={localInput(now)}
+            onChange={(e) => setUntil(e.target.value)}
+          />
+          <button
+            type="button"
+            disabled={running || n === 0 || Number.isNaN(untilAt)}
+            onClick={() => run('keepAwake', untilAt)}
+            title={t('bulk.example', { example: localInput(now + 2 * HOUR) })}
+          >
+            {t('bulk.keep', { count: n })}
+          </button>
+        </span>
+        {confirmDisable ? (
+          <span className="row-of-buttons">
+            <button type="button" className="danger" disabled={running} onClick={() => run('release')}>
+              {t('bulk.disableConfirm', { count: n })}
+            </button>
+            <button type="button" onClick={() => setConfirmDisable(false)}>
+              {t('common:buttons.cancel')}
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="danger-outline"
+            disabled={running || n === 0}
+            onClick={() => setConfirmDisable(true)}
+          >
+            {t('bulk.disable', { count: n })}
+          </button>
+        )}
+        <button type="button" className="link" onClick={clearPicked}>
+          {t('bulk.clear')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The last bulk action: under way, refused as a whole, or its outcome per app. */
+export function BulkResultPanel() {
+  const { t } = useTranslation('apps');
+  const run = useDashboard((s) => s.bulkRun);
+  const dismiss = useDashboard((s) => s.dismissBulk);
+  if (!run) return null;
+  const action = t(`bulk.actions.${run.action}`);
+  return (
+    <section className="bulk-result card" aria-label={t('bulk.result', { action })}>
+      <div className="bulk-result-head" role="status">
+        {run.running ? (
+          <span>{t('bulk.running', { action, count: run.appIds.length })}</span>
+        ) : run.error ? (
+          <span className="danger">{t('bulk.refused', { action, error: run.error })}</span>
+        ) : (
+          run.result && <Summary run={run} />
+        )}
+        {!run.running && (
+          <button type="button" className="link" onClick={dismiss}>
+            {t('bulk.dismiss')}
+          </button>
+        )}
+      </div>
+      {run.result && run.result.outcomes.length > 0 && (
+        <ul className="bulk-outcomes" aria-label={t('bulk.perApp')}>
+          {run.result.outcomes.map((o) => (
+            <li key={o.appId} className={o.ok ? 'ok' : 'refused'}>
+              <span className="name">{run.names[o.appId] ?? o.appId}</span>
+              {o.ok ? (
+                <span className="muted">{t('bulk.succeeded')}</span>
+              ) : (
+                <span>{t('bulk.refusedBecause', { reason: o.reason })}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Summary({ run }: { run: BulkRun }) {
+  const { t } = useTranslation('apps');
+  const r = run.result!;
+  return (
+    <span>
+      <strong>{t('bulk.summaryHead', { action: t(`bulk.actions.${run.action}`) })}</strong>{' '}
+      {t('bulk.summary', { count: r.succeeded })}
+      {r.refused > 0 ? t('bulk.summaryRefused', { count: r.refused }) : ''}
+    </span>
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * The list of routes, virtualised like the apps table (a thousand routes render the rows on
+ * screen): each row with its enable switch, grace period, ranges, hosts, Edit and Delete.
+ */
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HOUR } from '../../../shared/durations.ts';
+import type { Route } from '../../../shared/routes.ts';
+import { formatDurationIn } from '../../../shared/validation.ts';
+import { errorText } from '../../lib/errors.ts';
+import { ownerLabel } from '../../lib/format.ts';
+import { useDashboard } from '../../store/context.tsx';
+import { Switch } from '../common/form.tsx';
+
+export const ROUTE_ROW_HEIGHT = 52;
+const COLUMNS = 7;
+
+/** A grace period as the editor would show it: in hours when whole hours, else in minutes, in the language shown. */
+export function useGraceText(): (ms: number) => string {
+  const { i18n } = useTranslation();
+  return (ms) => formatDurationIn(ms, ms % HOUR === 0 ? 'h' : 'min', i18n.language, true);
+}
+
+export function RoutesTable({ routes }: { routes: Route[] }) {
+  const { t } = useTranslation('routes');
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: routes.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROUTE_ROW_HEIGHT,
+    getItemKey: (index) => routes[index]!.id,
+    overscan: 6,
+    initialRect: { width: 1200, height: 800 },
+  });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+  return (
+    <div ref={scrollRef} className="table-scroll routes-scroll">
+      <table className="routes" aria-rowcount={routes.length + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col">{t('table.app')}</th>
+            <th scope="col">{t('table.owner')}</th>
+            <th scope="col">{t('table.enabled')}</th>
+            <th scope="col">{t('table.grace')}</th>
+            <th scope="col">{t('table.ranges')}</th>
+            <th scope="col">{t('table.hosts')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('table.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {padTop > 0 && (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={COLUMNS} style={{ height: padTop, padding: 0, border: 0 }} />
+            </tr>
+          )}
+          {items.map((item) => (
+            <RouteRow key={item.key} route={routes[item.index]!} index={item.index} />
+          ))}
+          {padBottom > 0 && (
+            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={COLUMNS} style={{ height: padBottom, padding: 0, border: 0 }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RouteRow({ route, index }: { route: Route; index: number }) {
+  const { t } = useTranslation('routes');
+  const grace = useGraceText();
+  const app = useDashboard((s) => s.apps[route.appId]);
+  const updateRoute = useDashboard((s) => s.updateRoute);
+  const deleteRoute = useDashboard((s) => s.deleteRoute);
+  const editRoute = useDashboard((s) => s.editRoute);
+  const toast = useDashboard((s) => s.toast);
+  const [pending, setPending] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const name = app?.name ?? route.appId;
+  const title = route.label || name;
+
+  const setEnabled = async (enabled: boolean) => {
+    setPending(true);
+    try {
+      await updateRoute(route.id, { enabled });
+    } catch (error) {
+      toast('error', t('table.failed', { title, error: errorText(error) }));
+    } finally {
+      setPending(false);
+    }
+  };
+  const remove = async () => {
+    setPending(true);
+    try {
+      await deleteRoute(route.id);
+    } catch (error) {
+      toast('error', t('table.failed', { title, error: errorText(error) }));
+      setPending(false);
+    }
+  };
+
+  return (
+    <tr data-route={title} aria-rowindex={index + 2}>
+      <th scope="row">
+        {title}
+        {route.label && <span className="sub">{name}</span>}
+      </th>
+      <td>{app ? ownerLabel(app) : route.ownerId}</td>
+      <td>
+        <Switch checked={route.enabled} disabled={pending} onChange={(on) => void setEnabled(on)}>
+          <span className="visually-hidden">{t('table.enabledOf', { title })}</span>
+        </Switch>
+      </td>
+      <td>{grace(route.gracePeriodMs)}</td>
+      <td
+        className="ranges"
+        title={route.ranges.map((r) => `${r.days} ${r.start}–${r.end} ${r.timeZone}`).join(', ')}
+      >
+        {route.ranges.length === 0
+          ? '—'
+          : route.ranges.map((r) => (
+              <span key={`${r.days}${r.start}${r.end}${r.timeZone}`} className="range-chip">
+                {r.days} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
+              </span>
+            ))}
+      </td>
+      <td className="hosts" title={route.hosts.join(', ')}>
+        {route.hosts.join(', ') || '—'}
+      </td>
+      <td className="actions">
+        {confirmDelete ? (
+          <>
+            <button type="button" className="danger" disabled={pending} onClick={() => void remove()}>
+              {t('table.delete')}
+            </button>
+            <button type="button" onClick={() => setConfirmDelete(false)}>
+              {t('table.keep')}
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              onClick={() => editRoute(route.id)}
+              aria-label={t('table.editOf', { title })}
+            >
+              {t('table.edit')}
+            </button>
+            <button
+              type="button"
+              className="danger-outline"
+              onClick={() => setConfirmDelete(true)}
+              aria-label={t('table.deleteOf', { title })}
+            >
+              {t('table.delete')}
+            </button>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The kill switch, one click from the header of every view: its state always shown, and a
+ * confirmation that says what it does. While on, the engine puts no app to sleep (main/engine/
+ * decide-sleep.ts `sleepBlocker`, and an unanswered stop is not sent again); wakes still happen.
+ */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApi, useDashboard } from '../../store/context.tsx';
+import { ModalDialog } from '../common/ModalDialog.tsx';
+import { useConsoleState } from '../settings/TeamServer.tsx';
+
+export function KillSwitchButton() {
+  const { t } = useTranslation('shell');
+  const on = useDashboard((s) => s.settings?.killSwitch ?? false);
+  const known = useDashboard((s) => s.settings !== null);
+  const [asking, setAsking] = useState(false);
+  if (!known) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className={`kill-switch ${on ? 'on' : 'off'}`}
+        title={on ? t('kill.titleOn') : t('kill.titleOff')}
+        aria-haspopup="dialog"
+        onClick={() => setAsking(true)}
+      >
+        <span className="kill-dot" aria-hidden="true" />
+        {on ? t('kill.on') : t('kill.off')}
+      </button>
+      {asking && <Confirm on={on} close={() => setAsking(false)} />}
+    </>
+  );
+}
+
+function Confirm({ on, close }: { on: boolean; close: () => void }) {
+  const { t } = useTranslation('shell');
+  const setSwitch = useDashboard((s) => s.setSwitch);
+  const dryRun = useDashboard((s) => s.settings?.dryRun ?? false);
+  const api = useApi();
+  const team = useConsoleState();
+  const shared = team?.mode === 'team' ? team.host : (api.serverHost ?? null);
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const act = async () => {
+    setBusy(true);
+    await setSwitch('killSwitch', !on);
+    setBusy(false);
+    close();
+  };
+  return (
+    <ModalDialog
+      role="alertdialog"
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-body`}
+      className="card kill-confirm"
+      layerClassName="overlay"
+      onRequestClose={close}
+    >
+      <h2 id={`${id}-title`}>{on ? t('kill.confirmOffTitle') : t('kill.confirmOnTitle')}</h2>
+      <div id={`${id}-body`}>
+        <p>{on ? t('kill.confirmOffBody') : t('kill.confirmOnBody')}</p>
+        {on && dryRun && <p>{t('kill.confirmOffDryRun')}</p>}
+        {shared && <p className="warn">{t('kill.shared', { host: shared })}</p>}
+      </div>
+      <div className="form-actions">
+        <button type="button" onClick={close}>
+          {t('kill.cancel')}
+        </button>
+        <button
+          data-autofocus
+          type="button"
+          className={on ? 'primary' : 'danger'}
+          disabled={busy}
+          onClick={() => void act()}
+        >
+          {on ? t('kill.turnOff') : t('kill.turnOn')}
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}
