@@ -271,7 +271,13 @@ export class WebhookDispatcher {
   private pump(url: string): void {
     const q = this.queue(url);
     if (q.sending || q.timer || this.closed) return;
-    void this.drain(url, q);
+    this.drain(url, q).catch((error: unknown) => {
+      const log = this.options.log ?? ((_level, message) => console.error(message));
+      log(
+        'error',
+        `alerts to ${redactUrl(url)} stopped on an unexpected fault: ${describeError(error, { stack: true })}`,
+      );
+    });
   }
 
   private async drain(url: string, q: Queue): Promise<void> {

@@ -160,7 +160,7 @@ describe('an app that finished starting, seen through the event socket', () => {
       engine: h.engine,
       source: (signal) => h.client.events({ signal }) ?? [],
     });
-    h.engine.start();
+    await h.engine.start();
     follower.start();
     try {
       await h.eventually(() => h.state(app.id) === 'Down', 'Down');

@@ -45,7 +45,7 @@ function serve(dataDir: string): Started {
     };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
-    void exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${out}`)));
+    exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${out}`)), reject);
   });
   dashboard.catch(() => {});
   return { child, output: () => out, dashboard, exited };

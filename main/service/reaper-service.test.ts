@@ -99,9 +99,11 @@ describe('the reaper service', () => {
     const { appId } = await idOf('api-sandbox');
     const woken = api.wake({ appId, wait: true, source: 'dashboard' });
     let done = false;
-    void woken.finally(() => {
+    // Settled either way; a failure is thrown by the `await woken` below.
+    const settled = () => {
       done = true;
-    });
+    };
+    woken.then(settled, settled);
     for (let t = 0; t < 5 * MINUTE && !done; t += SECOND) await clock.advance(SECOND);
     const view = await woken;
     expect(view.label).toBe('Up');
