@@ -27,8 +27,7 @@ import { message } from './views.ts';
 
 export type { Fault } from './api-faults.ts';
 export type { SimBehaviour } from './behaviour.ts';
-export { normalize } from './routing.ts';
-export { authorised, DEMO_CREDENTIALS, type SimCredentials } from './sim-credentials.ts';
+export { DEMO_CREDENTIALS, type SimCredentials } from './sim-credentials.ts';
 
 export interface SimulatorServer {
   url: string;
