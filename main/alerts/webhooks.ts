@@ -74,7 +74,7 @@ export class WebhookDispatcher {
     this.state = new WebhookState({
       configured: () => this.options.webhooks().map((w) => w.url),
       pending: (url) => this.queues.get(url)?.items.length ?? 0,
-      ...(options.log ? { log: options.log } : {}),
+      log: options.log,
     });
   }
 

@@ -119,7 +119,7 @@ export class AccessLogStreams {
         url,
         {
           headers: { authorization: authorizationHeader(credentials), ...headers },
-          ...(signal ? { signal } : {}),
+          signal,
         },
         (res) => {
           const status = res.statusCode ?? 0;

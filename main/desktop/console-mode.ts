@@ -184,8 +184,8 @@ export class ConsoleMode {
     const remote = new RemoteService({
       url,
       token,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...(this.options.log ? { log: this.options.log } : {}),
+      fetch: this.options.fetch,
+      log: this.options.log,
       ...this.options.remote,
     });
     const offEvents = remote.subscribe((event, seq) => this.emit(event, seq));

@@ -41,6 +41,8 @@ export interface SimulatorServer {
   resetCalls(): void;
   /** Close every open access-log stream (a dropped connection, for resume tests). */
   dropStreams(): void;
+  /** Event sockets authorised and following the platform's events now (a test waits on it). */
+  eventSockets(): number;
   /** Readings of the platform that no source settles, switchable while running (see SimBehaviour). */
   behaviour: SimBehaviour;
   close(): Promise<void>;
@@ -149,6 +151,7 @@ export async function startSimulatorServer(options: {
     dropStreams: () => {
       for (const s of streams) s.socket?.destroy();
     },
+    eventSockets: () => events.ready(),
     close: () =>
       new Promise<void>((resolve) => {
         events.close();
