@@ -3,38 +3,20 @@
  * copy of the repository (its files as git lists them, node_modules linked), and the tool that
  * `npm run lint` runs for it is run there with the repository's own config.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, repoCopy } from './repo-copy.ts';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
-const lint = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { lint: string } })
+const bin = (name: string) => join(REPO, 'node_modules', '.bin', name);
+const lint = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { lint: string } })
   .scripts.lint;
 
 let copy: string;
 
 beforeAll(() => {
-  copy = mkdtempSync(join(tmpdir(), 'lint-rules-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: repo,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter((f) => f && f !== 'node_modules');
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    // A file git lists but the work tree deleted (an uncommitted removal) is not copied.
-    try {
-      cpSync(join(repo, file), join(copy, file));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+  copy = repoCopy('lint-rules-');
 });
 
 afterAll(() => {
