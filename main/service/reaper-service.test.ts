@@ -5,6 +5,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../shared/errors.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { demoService } from '../testing/demo-service.ts';
+import { until } from '../testing/serve-process.ts';
 import type { ReaperService } from './reaper-service.ts';
 
 const services: ReaperService[] = [];
@@ -159,7 +160,9 @@ describe('the reaper service', () => {
     const { api, events } = await start();
     events.length = 0;
     await api.updateSettings({ killSwitch: true });
-    await new Promise((r) => setTimeout(r, 5));
+    await until('the settings and the apps pushed', 10_000, () =>
+      ['settings', 'apps'].every((type) => events.some((e) => e.type === type)),
+    );
     expect(events.find((e) => e.type === 'settings')).toMatchObject({ settings: { killSwitch: true } });
     const apps = events.find((e) => e.type === 'apps');
     expect(
