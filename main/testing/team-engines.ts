@@ -33,8 +33,6 @@ import { LeaseKeeper } from '../store/postgres/leases.ts';
 import { DB_NOW, PostgresStore } from '../store/postgres/pg-store.ts';
 import { Gate, GatedClock } from './gate.ts';
 
-export type { Life } from './gate.ts';
-
 /** A start or stop an instance is about to send (its write is committed; the call is not sent yet). */
 export interface Send {
   instance: TeamInstance;
