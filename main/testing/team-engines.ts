@@ -270,7 +270,11 @@ export async function closeInstance(instance: TeamInstance): Promise<void> {
     // Its pool closed: nothing is given back. stop() clears its timer at once; a round it was killed
     // in the middle of never ends, so it is not awaited.
     const closed = instance.store.close().catch(() => {});
-    void instance.keeper.stop();
+    instance.keeper
+      .stop()
+      .catch((error: unknown) =>
+        console.error(`stopping the leases of killed instance ${instance.id}:`, error),
+      );
     await closed;
   } else {
     instance.gate.resume();
