@@ -23,6 +23,7 @@ export default defineConfig({
           name: 'node',
           include: ['main/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['main/testing/vitest-setup.ts'],
           server: { deps: { inline: ['electron-store'] } },
         },
       },

@@ -62,7 +62,7 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
   const engine = new Engine({ clock, clever: port, store, config });
   let transitions = 0;
   engine.on((e) => e.type === 'history' && e.entry.kind === 'transition' && transitions++);
-  engine.start();
+  await engine.start();
   await clock.advance(MINUTE); // initialisation
   // A steady sweep: nothing in transit.
   let before = port.totalCalls;

@@ -155,18 +155,17 @@ async function listen(
   if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const at = now();
-        for (const m of parser.push(value)) onEvent(JSON.parse(m.data) as ReaperEvent, at);
-      }
-    } catch {
-      // Aborted.
+  (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const at = now();
+      for (const m of parser.push(value)) onEvent(JSON.parse(m.data) as ReaperEvent, at);
     }
-  })();
+  })().catch((error: unknown) => {
+    // close() aborts the stream: only a failure before that is one.
+    if (!controller.signal.aborted) console.error(`event stream of ${fleet.origin} failed:`, error);
+  });
   return { close: () => controller.abort() };
 }
 

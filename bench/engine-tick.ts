@@ -25,7 +25,7 @@ export async function engineTick(n: number, owners = 10): Promise<Result[]> {
     if (e.type === 'tick' && e.pace === 'fast') fast.push(e.durationMs);
   });
   const started = performance.now();
-  engine.start();
+  await engine.start();
   await clock.advance(10 * SECOND); // initialisation of every app
   const initMs = performance.now() - started;
   sweeps.length = 0;

@@ -22,7 +22,7 @@ async function wakeToStart(samples: number) {
     const apps = Array.from({ length: samples }, (_, i) =>
       h.manage(`asleep-${i}`, { state: 'SHOULD_BE_DOWN' }),
     );
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => apps.every((a) => h.state(a.id) === 'Down'), 'all asleep', 20_000);
     const reached = new Map<string, number>();
     const start = h.cloud.start.bind(h.cloud);
@@ -68,7 +68,7 @@ async function deploymentEndToUp(samples: number, socket: boolean) {
         !up.has(e.record.appId) &&
         up.set(e.record.appId, performance.now()),
     );
-    h.engine.start();
+    await h.engine.start();
     follower?.start();
     await h.eventually(() => apps.every((a) => h.state(a.id) === 'Down'), 'all asleep', 20_000);
     await sleep(300);
@@ -98,7 +98,7 @@ async function graceEndToStop(samples: number) {
       if (!asked.has(appId)) asked.set(appId, h.clock.now());
       stop(ownerId, appId, cause);
     };
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => apps.every((a) => h.state(a.id) === 'Up'), 'all up', 20_000);
     // Each app gets its last request at a different moment, not aligned with the paces.
     const last = new Map<string, number>();

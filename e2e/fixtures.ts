@@ -12,7 +12,7 @@ import { test as base, expect, type Locator, type Page, type TestInfo } from '@p
 import { type Desktop, launchDesktop } from './desktop-app.ts';
 import type { Reaper, ReaperOptions } from './reaper.ts';
 
-export type { Reaper, ReaperOptions };
+export type { Reaper };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

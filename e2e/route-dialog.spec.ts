@@ -43,9 +43,10 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
   // Unsaved changes: Escape asks; refused, the dialog stays; accepted, it closes.
   const questions: string[] = [];
   let answer = false;
+  const answered: Promise<void>[] = [];
   page.on('dialog', (d) => {
     questions.push(d.message());
-    void (answer ? d.accept() : d.dismiss());
+    answered.push(answer ? d.accept() : d.dismiss());
   });
   await page.keyboard.press('Escape');
   await expect.poll(() => questions.length).toBe(1);
@@ -57,6 +58,7 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
     'Leave this route without saving your changes?',
     'Leave this route without saving your changes?',
   ]);
+  await Promise.all(answered);
   await expect(edit).toBeFocused();
 });
 
@@ -77,9 +79,14 @@ test.describe('in French', () => {
     await expect(
       dialog.getByText('Plage 1, début : « 25:00 » n’est pas une heure entre 00:00 et 23:59.'),
     ).toHaveCount(1);
-    page.on('dialog', (d) => void d.accept());
+    const accepted: Promise<void>[] = [];
+    page.on('dialog', (d) => {
+      accepted.push(d.accept());
+    });
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
+    expect(accepted).toHaveLength(1);
+    await Promise.all(accepted);
     await expect(open).toBeFocused();
   });
 });

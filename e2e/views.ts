@@ -27,11 +27,6 @@ export async function routeIdOf(reaper: Reaper, appName: string): Promise<string
   return body[0].id;
 }
 
-/** The open panel or dialog of a view (an app's details, the route editor). */
-export function openPanel(page: Page): Locator {
-  return page.getByRole('dialog').last();
-}
-
 /** The route editor's first range, its start time: the field a bad range is typed into. */
 export function firstRangeStart(page: Page): Locator {
   return page.locator('ul.ranges li').first().locator('input').nth(1);

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, releaseDecision } from '../main/engine/decide.ts';
 import type { DecisionContext, Observation } from '../main/engine/decision.ts';
 import type { CleverApp, CleverDeployment } from '../main/engine/ports.ts';
+import { managedRouting } from '../main/testing/fixtures.ts';
 import { type AppRecord, CAUSES, newRecord, REAPER_STATES, TRAFFIC_SOURCES } from '../shared/domain.ts';
 import { HOUR, MINUTE } from '../shared/durations.ts';
 import type { AppRouting } from '../shared/routes.ts';
@@ -25,21 +26,8 @@ const T0 = Date.UTC(2026, 0, 5, 9, 0, 0); // a Monday
 const APP = 'app_00000000-0000-4000-8000-000000000001';
 const OWNER = 'orga_00000000-0000-4000-8000-000000000002';
 
-function routing(overrides: Partial<AppRouting> = {}): AppRouting {
-  return {
-    managed: true,
-    ownerId: OWNER,
-    gracePeriodMs: 90 * MINUTE,
-    ranges: [],
-    hosts: [],
-    filters: { pathPrefixes: [], sources: [] },
-    routeIds: ['route_1'],
-    ruleId: null,
-    dryRun: false,
-    group: null,
-    ...overrides,
-  };
-}
+const routing = (overrides: Partial<AppRouting> = {}) =>
+  managedRouting({ ownerId: OWNER, gracePeriodMs: 90 * MINUTE, ...overrides });
 
 /** The reasons the decision function writes, over a sweep of situations. */
 function decisionReasons(): Set<string> {

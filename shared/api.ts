@@ -77,7 +77,6 @@ const int = (min: number, max: number) => z.coerce.number<unknown>().int().min(m
 
 /** Where an explicit wake comes from (the access log and the wake proxy are not callers). */
 export const EXPLICIT_SOURCES = ['dashboard', 'tray', 'admin-api', 'link'] as const satisfies TrafficSource[];
-export type ExplicitSource = (typeof EXPLICIT_SOURCES)[number];
 
 /** An instant: epoch milliseconds, or an ISO 8601 date-time with its offset (2026-01-05T18:00:00Z). */
 const instant = z.union([

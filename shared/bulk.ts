@@ -16,14 +16,6 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
 /** The most apps one request may name (the fleet benchmark has a thousand). */
 export const MAX_BULK_APPS = 5000;
 
-/** What the dashboard calls each action. */
-export const BULK_LABELS: Record<BulkAction, string> = {
-  reset: 'Reset',
-  wake: 'Wake',
-  keepAwake: 'Keep awake',
-  release: 'Disable',
-};
-
 const instant = z.union([
   z.number().int(),
   z.iso.datetime({ offset: true, message: says('notInstant') }).transform(Date.parse),
@@ -50,8 +42,6 @@ export const bulkInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['until'], message: says('untilOnlyKeepAwake') });
     }
   });
-
-export type BulkInput = z.input<typeof bulkInputSchema>;
 
 /** What became of one app of the request. */
 export type BulkOutcome =

@@ -11,6 +11,7 @@
  */
 import type { CallInput, CallName, CallOutput, ReaperApi, ReaperCalls, ReaperListener } from './api.ts';
 import { type Envelope, unwrap } from './api-errors.ts';
+import { HTTP_ROUTES } from './api-http.ts';
 import type { Language } from './i18n/languages.ts';
 
 /** Renderer → main (invoke): `(name, input)`, answered with an Envelope. */
@@ -38,50 +39,12 @@ export interface LanguageBridge {
 }
 
 /**
- * Every call's name, spelled out rather than taken from CALL_SCHEMAS: the preload is bundled alone
- * into the sandbox, and this list keeps zod and the schemas out of it. The compiler checks it
- * holds every call and nothing else (below), a test checks it against CALL_NAMES.
+ * Every call's name, from HTTP_ROUTES rather than CALL_SCHEMAS: the preload is bundled alone into
+ * the sandbox, and HTTP_ROUTES keeps zod and the schemas out of it. HTTP_ROUTES is a
+ * `Record<CallName, HttpRoute>`, so the compiler names a call missing there; a test checks this
+ * list against CALL_NAMES.
  */
-export const BRIDGE_CALLS = [
-  'snapshot',
-  'status',
-  'listApps',
-  'getApp',
-  'history',
-  'reset',
-  'wake',
-  'keepAwake',
-  'release',
-  'bulk',
-  'listRoutes',
-  'getRoute',
-  'createRoute',
-  'updateRoute',
-  'deleteRoute',
-  'listRules',
-  'getRule',
-  'createRule',
-  'updateRule',
-  'deleteRule',
-  'previewRule',
-  'getSettings',
-  'updateSettings',
-  'listOwners',
-  'listOwnerApps',
-  'credentials',
-  'connect',
-  'startDemo',
-  'historyQuery',
-  'routeTransitions',
-  'previewRanges',
-  'savings',
-  'webhookStatus',
-  'testWebhook',
-] as const satisfies readonly CallName[];
-
-/** Fails to compile, naming the call, when a call of the contract is missing from BRIDGE_CALLS. */
-export type BridgeMissesNoCall = AssertNone<Exclude<CallName, (typeof BRIDGE_CALLS)[number]>>;
-type AssertNone<T extends never> = T;
+export const BRIDGE_CALLS = Object.keys(HTTP_ROUTES) as CallName[];
 
 type Args<I> = Record<string, never> extends I ? [input?: I] : [input: I];
 

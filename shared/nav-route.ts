@@ -76,8 +76,3 @@ export function formatRoute(route: NavRoute): string {
   const query = search.toString();
   return `#/${route.view}${route.id === null ? '' : `/${route.id}`}${query ? `?${query}` : ''}`;
 }
-
-/** Two routes that format alike. */
-export function sameRoute(a: NavRoute, b: NavRoute): boolean {
-  return formatRoute(a) === formatRoute(b);
-}

@@ -49,25 +49,20 @@ export const PRICE_FACTS = {
   confirmed: false,
 } as const;
 
-/**
- * Clever Cloud's price system, the console's source of euro prices.
+/*
+ * PRICE_SYSTEM_FACTS: Clever Cloud's price system, the console's source of euro prices.
+ * - paths: GET /v4/billing/organisations/{ownerId}/price-system?zone_id= (clever-client.js
+ *   src/clients/cc-api/commands/price-system/get-price-system-command.ts); GET
+ *   /v4/billing/price-system?zone_id=&currency= (clever-client.js esm/api/v4/billing.ts getPriceSystem,
+ *   used by clever-components src/lib/api-helpers.js fetchPriceSystem).
+ * - key: runtime[].slug_id equals the flavor's price_id, compared without case (clever-components
+ *   src/lib/product.js formatRuntimePlans; clever-client.js price-system-transform.ts lowercases it).
+ * - unit: runtime[].price per runtime[].time_unit (PT1H in the console fixture clever-components
+ *   src/stories/fixtures/price-system.js), in the payload currency.
  */
-export const PRICE_SYSTEM_FACTS = {
-  paths: [
-    'GET /v4/billing/organisations/{ownerId}/price-system?zone_id= (clever-client.js src/clients/cc-api/commands/price-system/get-price-system-command.ts)',
-    'GET /v4/billing/price-system?zone_id=&currency= (clever-client.js esm/api/v4/billing.ts getPriceSystem, used by clever-components src/lib/api-helpers.js fetchPriceSystem)',
-  ],
-  key: "runtime[].slug_id equals the flavor's price_id, compared without case (clever-components src/lib/product.js formatRuntimePlans; clever-client.js price-system-transform.ts lowercases it)",
-  unit: 'runtime[].price per runtime[].time_unit (PT1H in the console fixture clever-components src/stories/fixtures/price-system.js), in the payload currency',
-} as const;
 
 /** Where an app's hourly price comes from: the price system, or the flavor price (the fallback). */
 export type PriceSource = 'price-system' | 'flavor-price';
-
-export const PRICE_SOURCE_LABELS: Record<PriceSource, string> = {
-  'price-system': "Clever Cloud's price system",
-  'flavor-price': 'fallback: flavor price in drops',
-};
 
 /** One line for the screen: where the report's prices come from. */
 export function priceSourceNote(pricing: SavingsPricing): string {
@@ -132,12 +127,6 @@ export interface SavingsFigures {
 
 export const SAVINGS_WINDOWS = ['today', 'days7', 'days30'] as const;
 export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
-
-export const WINDOW_LABELS: Record<SavingsWindow, string> = {
-  today: 'Today',
-  days7: 'Last 7 days',
-  days30: 'Last 30 days',
-};
 
 export interface AppSavings {
   appId: string;

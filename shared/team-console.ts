@@ -29,7 +29,6 @@ export const CONSOLE_CHANNEL = 'reaper:console';
 export const CONSOLE_STATE_CHANNEL = 'reaper:console-state';
 
 export const CONSOLE_OPS = ['get', 'connect', 'local'] as const;
-export type ConsoleOp = (typeof CONSOLE_OPS)[number];
 
 export interface ConnectInput {
   url: string;

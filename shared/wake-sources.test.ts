@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { managedRouting } from '../main/testing/fixtures.ts';
 import type { AppRouting } from './routes.ts';
 import { ONLY_ACCESS_LOGS_WARNING, wakeSourcesOf } from './wake-sources.ts';
 
-const routing = (hosts: string[], ranged: boolean): AppRouting => ({
-  managed: true,
-  ownerId: 'orga_1',
-  gracePeriodMs: 60_000,
-  ranges: ranged ? [{ days: 'Mon-Fri', start: '09:00', end: '18:00', timeZone: 'UTC' }] : [],
-  hosts,
-  filters: { pathPrefixes: [], sources: [] },
-  routeIds: ['r1'],
-  ruleId: null,
-  dryRun: false,
-  group: null,
-});
+const routing = (hosts: string[], ranged: boolean): AppRouting =>
+  managedRouting({
+    ownerId: 'orga_1',
+    gracePeriodMs: 60_000,
+    ranges: ranged ? [{ days: 'Mon-Fri', start: '09:00', end: '18:00', timeZone: 'UTC' }] : [],
+    hosts,
+    routeIds: ['r1'],
+  });
 
 describe('wake sources', () => {
   const cases = [];

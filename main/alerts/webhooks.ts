@@ -74,7 +74,7 @@ export class WebhookDispatcher {
     this.state = new WebhookState({
       configured: () => this.options.webhooks().map((w) => w.url),
       pending: (url) => this.queues.get(url)?.items.length ?? 0,
-      ...(options.log ? { log: options.log } : {}),
+      log: options.log,
     });
   }
 
@@ -271,7 +271,13 @@ export class WebhookDispatcher {
   private pump(url: string): void {
     const q = this.queue(url);
     if (q.sending || q.timer || this.closed) return;
-    void this.drain(url, q);
+    this.drain(url, q).catch((error: unknown) => {
+      const log = this.options.log ?? ((_level, message) => console.error(message));
+      log(
+        'error',
+        `alerts to ${redactUrl(url)} stopped on an unexpected fault: ${describeError(error, { stack: true })}`,
+      );
+    });
   }
 
   private async drain(url: string, q: Queue): Promise<void> {

@@ -69,7 +69,8 @@ export class AccessLogStreams {
         failed = true;
         stream.destroy();
         if (options.signal?.aborted) resolve();
-        else void toCallError(error, endpoint, this.http.credentials).then(reject);
+        // A failure to translate the error fails the stream all the same.
+        else toCallError(error, endpoint, this.http.credentials).then(reject, reject);
       };
       stream.on('data', (text: string) => {
         try {
@@ -109,16 +110,16 @@ export class AccessLogStreams {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const fail = (error: unknown) => {
-        void toCallError(error, endpoint, credentials).then((failure) => {
+        toCallError(error, endpoint, credentials).then((failure) => {
           record(failure.status, failure.kind);
           reject(failure);
-        });
+        }, reject);
       };
       const req = send(
         url,
         {
           headers: { authorization: authorizationHeader(credentials), ...headers },
-          ...(signal ? { signal } : {}),
+          signal,
         },
         (res) => {
           const status = res.statusCode ?? 0;

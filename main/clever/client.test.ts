@@ -7,6 +7,7 @@ import { systemClock } from '../engine/clocks.ts';
 import { CleverCallError } from '../engine/ports.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { until } from '../testing/serve-process.ts';
 import { type CallRecord, CleverClient } from './client.ts';
 import { type Credentials, operatorCredentials } from './credentials.ts';
 
@@ -92,7 +93,11 @@ describe('the client against the simulator', () => {
     expect(deploymentId).toMatch(/^[0-9a-f-]{36}$/);
     const [newest] = await c.listDeployments(acme.id, app.id, { limit: 5 });
     expect(newest).toMatchObject({ uuid: deploymentId, state: 'WIP', action: 'DEPLOY' });
-    await new Promise((r) => setTimeout(r, 250));
+    await until(
+      'the app Up at Clever Cloud',
+      20_000,
+      async () => (await c.getApplication(acme.id, app.id))?.state === 'SHOULD_BE_UP',
+    );
     expect((await c.getApplication(acme.id, app.id))?.state).toBe('SHOULD_BE_UP');
     await c.stopApplication(acme.id, app.id);
     expect((await c.listDeployments(acme.id, app.id))[0]).toMatchObject({ action: 'UNDEPLOY' });
@@ -345,7 +350,8 @@ describe('the access-log stream', () => {
         if (seen.length === 2) controller.abort();
       },
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The stream is open once it has given the request made before it.
+    await until('the first request on the stream', 20_000, () => seen.length > 0);
     cloud.recordRequest(app.id, { path: '/b' });
     await reading;
     expect(seen.map((s) => s.split(':')[1])).toEqual(['/a', '/b']);

@@ -34,7 +34,6 @@ import {
 } from './schemas.ts';
 
 export type { CallRecord, ClientOptions } from './http.ts';
-export { endpointOf } from './http.ts';
 export type { AppPricePlan, PriceSystem } from './prices.ts';
 
 export class CleverClient implements CleverCloudPort {

@@ -5,6 +5,7 @@ import { EventFollower } from '../service/event-follower.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
+import { until } from '../testing/serve-process.ts';
 import { CleverClient } from './client.ts';
 import { operatorCredentials } from './credentials.ts';
 import { type CleverEvent, EventSocketRefused, parseSocketMessage } from './events.ts';
@@ -77,7 +78,7 @@ describe('the event socket against the simulator', () => {
         if (e.type === 'DEPLOYMENT_ACTION_END') controller.abort();
       }
     })();
-    await new Promise((r) => setTimeout(r, 100));
+    await until('the event socket to follow the platform', 20_000, () => sim.eventSockets() > 0);
     cloud.start(org.id, app.id);
     await reading;
     expect(seen.map((e) => `${e.type} ${e.appId} ${e.data.state}`)).toEqual([
@@ -160,11 +161,11 @@ describe('an app that finished starting, seen through the event socket', () => {
       engine: h.engine,
       source: (signal) => h.client.events({ signal }) ?? [],
     });
-    h.engine.start();
+    await h.engine.start();
     follower.start();
     try {
       await h.eventually(() => h.state(app.id) === 'Down', 'Down');
-      await new Promise((r) => setTimeout(r, 200));
+      await until('the follower on the event socket', 20_000, () => h.sim.eventSockets() > 0);
       await h.engine.wake(app.id, 'dashboard');
       const asked = h.engine.get(app.id)!.firstStartAskedAt!;
       await h.eventually(() => h.state(app.id) === 'Up', 'Up', 20_000);

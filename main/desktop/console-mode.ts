@@ -184,8 +184,8 @@ export class ConsoleMode {
     const remote = new RemoteService({
       url,
       token,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...(this.options.log ? { log: this.options.log } : {}),
+      fetch: this.options.fetch,
+      log: this.options.log,
       ...this.options.remote,
     });
     const offEvents = remote.subscribe((event, seq) => this.emit(event, seq));
@@ -201,7 +201,14 @@ export class ConsoleMode {
       },
     };
     remote.start();
-    void this.announce();
+    // Not awaited: the switch is done once the stream is opened; the status follows when the
+    // server answers (announce logs a failed call itself, this a listener that threw).
+    this.announce().catch((error: unknown) =>
+      this.options.log?.(
+        'error',
+        `announcing team mode on ${host}: ${describeError(error, { stack: true })}`,
+      ),
+    );
   }
 
   /** Stop what runs now: the local engine (its datastore closed), or the stream of the server. */

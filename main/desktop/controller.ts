@@ -283,7 +283,10 @@ export class DesktopController {
         this.switches = { killSwitch: event.settings.killSwitch, dryRun: event.settings.dryRun };
         break;
       case 'session':
-        void this.refresh();
+        // refresh() logs a failed read itself; this is for a fault outside it.
+        this.refresh().catch((error: unknown) =>
+          this.deps.log?.('error', `the tray's refresh failed: ${describeError(error, { stack: true })}`),
+        );
         return;
       case 'status':
         this.notifyProblems(event.status.problems);

@@ -51,6 +51,11 @@ import { DashboardWindow } from './window.ts';
 /** Stopping the engine and closing the datastore takes less; past this, the app exits anyway. */
 const QUIT_TIMEOUT_MS = 10_000;
 
+/** A handler for a promise nobody awaits: its failure logged with what was being done. */
+function failed(log: Log, what: string): (error: unknown) => void {
+  return (error) => log('error', `${what} failed: ${describeError(error, { stack: true })}`);
+}
+
 function fail(message: string, code = 1): void {
   console.error(message);
   dialog.showErrorBox('Clever Reaper', message);
@@ -83,7 +88,7 @@ function run(args: DesktopArgs): void {
   let window: DashboardWindow | null = null;
   const links: string[] = args.link ? [args.link] : [];
   const openLink = (link: string) => {
-    if (controller) void controller.openLink(link);
+    if (controller) controller.openLink(link).catch(failed(log, `opening the link ${link}`));
     else links.push(link);
   };
 
@@ -109,7 +114,7 @@ function run(args: DesktopArgs): void {
   start(args, dataDir, log, {
     setController: (c) => {
       controller = c;
-      for (const link of links.splice(0)) void c.openLink(link);
+      for (const link of links.splice(0)) c.openLink(link).catch(failed(log, `opening the link ${link}`));
     },
     setWindow: (w) => {
       window = w;
@@ -270,7 +275,9 @@ async function start(
   await started;
   const tray = new ElectronTray(
     join(icons, 'tray'),
-    (action) => void controller?.run(action),
+    (action) => {
+      controller?.run(action).catch(failed(log, `the tray's ${action}`));
+    },
     () => window.open(),
   );
   controller = new DesktopController({
@@ -292,7 +299,9 @@ async function start(
   });
   await controller.start();
   hooks.setController(controller);
-  powerMonitor.on('resume', () => void controller?.resumed());
+  powerMonitor.on('resume', () => {
+    controller?.resumed().catch(failed(log, 'catching up after a sleep of the computer'));
+  });
 
   // --admin-port: the admin API of the headless server, on loopback, for scripts (and tests): the
   // local engine's (in team mode, the team server's own API is the one to use).

@@ -16,7 +16,11 @@ import { TRAY_STATUSES } from './tray-status.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
-const schema = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8')) as object;
+// The schema of the app-builder-lib that the installed electron-builder itself loads.
+const builderRequire = createRequire(require.resolve('electron-builder'));
+const schema = JSON.parse(
+  readFileSync(builderRequire.resolve('app-builder-lib/scheme.json'), 'utf8'),
+) as object;
 /** The parts of the configuration these tests read. */
 interface BuilderConfig {
   appId: string;

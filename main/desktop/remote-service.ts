@@ -59,7 +59,7 @@ export class RemoteService {
   /** Open the event stream (it stays open, reconnecting, until close()). */
   start(): void {
     if (this.stream || this.closed) return;
-    void this.run(this.options.retryMs ?? 1000);
+    this.runStream(this.options.retryMs ?? 1000);
   }
 
   subscribe(listener: ReaperListener): () => void {
@@ -142,6 +142,13 @@ export class RemoteService {
     }
   }
 
+  /** run() logs a failed stream and reconnects itself; what reaches the catch is a fault of this client. */
+  private runStream(delay: number): void {
+    this.run(delay).catch((error: unknown) =>
+      this.options.log?.('error', `the team server's event stream stopped: ${reason(error)}`),
+    );
+  }
+
   private async run(delay: number): Promise<void> {
     if (this.closed) return;
     const controller = new AbortController();
@@ -192,7 +199,10 @@ export class RemoteService {
     }
     if (this.closed || this.stream !== controller) return;
     this.setState('reconnecting');
-    this.timer = setTimeout(() => void this.run(Math.min(next * 2, this.options.maxRetryMs ?? 15_000)), next);
+    this.timer = setTimeout(
+      () => this.runStream(Math.min(next * 2, this.options.maxRetryMs ?? 15_000)),
+      next,
+    );
   }
 
   /** After a reconnection: everyone starts again from a snapshot. */

@@ -8,6 +8,7 @@ import type { HistoryEntry } from '../../shared/domain.ts';
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];
@@ -21,15 +22,11 @@ async function serve() {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Clever Reaper</title>');
   const clock = new ManualClock(MONDAY_9AM);
   const server = await startHeadless({
+    ...TEST_SERVER,
     demo: true,
     scenario: 'e2e',
-    host: '127.0.0.1',
-    port: 0,
     dataDir,
-    apiUrl: null,
-    timeScale: 1,
     staticDir,
-    env: {},
     demoClock: clock,
   });
   running.push(server);

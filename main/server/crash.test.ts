@@ -9,23 +9,21 @@
  * The engine processes and the simulator (in this process) share one clock: 30 times faster than
  * real time, counted from one origin. CI runs 8 kills with a fixed seed; CRASH_KILLS=40 runs more.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { serveProcess } from '../testing/serve-process.ts';
 
 const FACTOR = 30;
 const DURATION = 22 * MINUTE; // engine time; the last Error is due at about 18 min
 const KILLS = Number(process.env.CRASH_KILLS ?? 8);
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const o = DEMO_CREDENTIALS.oauth;
 
 interface Outcome {
   /** Each app's final state, cause, and when it entered that state (ms after the run began). */
@@ -90,35 +88,18 @@ async function run(kills: number, seed: number): Promise<Outcome> {
 
   let child: ChildProcess | null = null;
   let api: { url: string; token: string } | null = null;
-  const start = () =>
-    new Promise<void>((resolve, reject) => {
-      const args = ['--disable-warning=ExperimentalWarning', cli, '--port', '0', '--data-dir', dataDir];
-      args.push('--api-url', sim.url, '--time-scale', String(FACTOR), '--time-origin', String(origin));
-      child = spawn(process.execPath, args, {
-        env: {
-          ...process.env,
-          CLEVER_TOKEN: o.token,
-          CLEVER_SECRET: o.secret,
-          OAUTH_CONSUMER_KEY: o.consumerKey,
-          OAUTH_CONSUMER_SECRET: o.consumerSecret,
-          REAPER_ADMIN_TOKEN: 'crash-test-admin-token-0123456789',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        const m = /Dashboard: (http:\/\/[^/]+)\//.exec(out);
-        if (m && !api) {
-          api = { url: m[1]!, token: 'crash-test-admin-token-0123456789' };
-          resolve();
-        }
-      });
-      child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-      child.on('exit', (code, signal) => {
-        if (!api && signal !== 'SIGKILL') reject(new Error(`the engine exited (${code}):\n${out}`));
-      });
+  const start = async () => {
+    const token = 'crash-test-admin-token-0123456789';
+    const i = await serveProcess({
+      apiUrl: sim.url,
+      adminToken: token,
+      timeScale: FACTOR,
+      timeOrigin: origin,
+      dataDir,
     });
+    child = i.child;
+    api = { url: i.url, token };
+  };
 
   // Traffic on the shared clock: busy gets a request every 20 s; three apps are asked for at 1-2 min;
   // console-stopped is stopped from the console at 3 min.

@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { watchChildFaults } from '../testing/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'main/server/cli.ts');
@@ -35,6 +36,7 @@ function serve(dataDir: string): Started {
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);
+  watchChildFaults(child, `serve --demo on ${dataDir}`);
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const dashboard = new Promise<string>((resolve, reject) => {
@@ -45,7 +47,7 @@ function serve(dataDir: string): Started {
     };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
-    void exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${out}`)));
+    exited.then((code) => reject(new Error(`exited (${code}) before serving:\n${out}`)), reject);
   });
   dashboard.catch(() => {});
   return { child, output: () => out, dashboard, exited };

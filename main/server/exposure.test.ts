@@ -231,7 +231,7 @@ process.stdin.on('data', () => { for (let i = 0; i < 5; i++) setTimeout(() => { 
           const m = /port (\d+)/.exec(out);
           if (m) resolve(Number(m[1]));
         });
-        void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+        exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)), reject);
       });
       expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('alive');
       expect(stderr.match(/nobody handled it \(serving on\): Error: refused write 0/g)).toHaveLength(1);

@@ -8,23 +8,20 @@
  * time; leases (on the database's clock) last 2 s of real time.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
-import { until } from '../testing/serve-process.ts';
+import { serveProcess, until } from '../testing/serve-process.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 30;
@@ -32,8 +29,6 @@ const LEASE_MS = 2000;
 /** A lease round (lease / 3) and the fast pace (5 s of engine time), in real time. */
 const ROUND_MS = LEASE_MS / 3;
 const FAST_MS = (5 * SECOND) / FACTOR;
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const o = DEMO_CREDENTIALS.oauth;
 const TOKEN = 'failover-test-admin-token-0123456789';
 
 interface Instance {
@@ -96,40 +91,19 @@ describe.skipIf(skip !== null)(
           ).rows.map((r) => [r.owner_id, { pid: Number(r.holder.split(':')[1]), token: Number(r.token) }]),
         );
 
-      const serve = () =>
-        new Promise<Instance>((resolve, reject) => {
-          const dataDir = mkdtempSync(join(tmpdir(), 'reaper-failover-'));
-          dirs.push(dataDir);
-          const args = ['--disable-warning=ExperimentalWarning', cli, '--port', '0', '--data-dir', dataDir];
-          args.push('--database', database, '--lease-seconds', String(LEASE_MS / 1000));
-          args.push('--api-url', sim!.url, '--time-scale', String(FACTOR), '--time-origin', String(origin));
-          const child = spawn(process.execPath, args, {
-            env: {
-              ...process.env,
-              CLEVER_TOKEN: o.token,
-              CLEVER_SECRET: o.secret,
-              OAUTH_CONSUMER_KEY: o.consumerKey,
-              OAUTH_CONSUMER_SECRET: o.consumerSecret,
-              REAPER_ADMIN_TOKEN: TOKEN,
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          children.push(child);
-          let out = '';
-          let started = false;
-          child.stdout!.on('data', (c: Buffer) => {
-            out += c.toString();
-            const m = /Dashboard: (http:\/\/[^/]+)\//.exec(out);
-            if (m && !started) {
-              started = true;
-              resolve({ child, url: m[1]!, pid: child.pid!, out: () => out });
-            }
-          });
-          child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-          child.on('exit', (code, signal) => {
-            if (!started) reject(new Error(`the instance exited (${code ?? signal}):\n${out}`));
-          });
+      const serve = async (): Promise<Instance> => {
+        const i = await serveProcess({
+          apiUrl: sim!.url,
+          adminToken: TOKEN,
+          database,
+          leaseSeconds: LEASE_MS / 1000,
+          timeScale: FACTOR,
+          timeOrigin: origin,
+          dirs,
         });
+        children.push(i.child);
+        return i;
+      };
       const wake = (i: Instance, appId: string) =>
         fetch(`${i.url}/api/apps/${appId}/_wake`, {
           method: 'POST',

@@ -93,7 +93,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       maxConnections: adminMaxConnections + (options.onePort ? limits.maxConnections : 0),
       readiness: () => readiness(checks),
       ...(options.onePort ? { otherHosts: (req, res) => toWakeProxy(service, req, res) } : {}),
-      ...(options.log ? { log: options.log } : {}),
+      log: options.log,
     });
   } catch (error) {
     await service.close();

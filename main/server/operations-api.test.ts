@@ -10,6 +10,7 @@ import { HISTORY_CSV_COLUMNS, type HistoryPage } from '../../shared/history.ts';
 import type { SavingsReport } from '../../shared/savings.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 const running: Headless[] = [];
@@ -22,15 +23,10 @@ afterEach(async () => {
 async function serve() {
   const clock = new ManualClock(MONDAY_9AM);
   const server = await startHeadless({
+    ...TEST_SERVER,
     demo: true,
     scenario: 'e2e',
-    host: '127.0.0.1',
-    port: 0,
     dataDir: mkdtempSync(join(tmpdir(), 'reaper-ops-')),
-    apiUrl: null,
-    timeScale: 1,
-    staticDir: null,
-    env: {},
     demoClock: clock,
   });
   running.push(server);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../shared/routes.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { parseCli, startupWarnings } from './cli.ts';
 import { type Headless, type HeadlessOptions, startHeadless } from './headless.ts';
 import { readiness } from './readiness.ts';
@@ -27,14 +28,9 @@ afterEach(async () => {
 async function serve(options: Partial<HeadlessOptions> = {}) {
   dataDir = mkdtempSync(join(tmpdir(), 'reaper-platform-'));
   server = await startHeadless({
+    ...TEST_SERVER,
     demo: true,
-    scenario: 'demo',
-    host: '127.0.0.1',
-    port: 0,
     dataDir,
-    apiUrl: null,
-    timeScale: 1,
-    staticDir: null,
     env: { REAPER_ADMIN_TOKEN: ADMIN },
     ...options,
   });

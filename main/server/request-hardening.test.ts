@@ -12,6 +12,7 @@ import { ManualClock, systemClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { startSimulatorServer } from '../simulator/server.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 import { startHttpServer } from './http-server.ts';
 
@@ -30,15 +31,10 @@ async function serve(account?: { demo: false; apiUrl: string; env: NodeJS.Proces
   const clock = new ManualClock(MONDAY_9AM);
   const logs: string[] = [];
   const server = await startHeadless({
+    ...TEST_SERVER,
     demo: true,
     scenario: 'e2e',
-    host: '127.0.0.1',
-    port: 0,
     dataDir,
-    apiUrl: null,
-    timeScale: 1,
-    staticDir: null,
-    env: {},
     demoClock: clock,
     ...account,
     log: (level, message) => logs.push(`[${level}] ${message}`),

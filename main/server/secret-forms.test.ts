@@ -13,6 +13,7 @@ import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { SqliteStore } from '../store/sqlite-store.ts';
 import { leakedForms, piecesLeft } from '../testing/secret-forms.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 // Characters that percent-encoding and base64 change, so each form differs from the others.
@@ -50,14 +51,9 @@ beforeAll(async () => {
   }
   dataDir = mkdtempSync(join(tmpdir(), 'reaper-secret-forms-'));
   server = await startHeadless({
-    demo: false,
-    scenario: 'demo',
-    host: '127.0.0.1',
-    port: 0,
+    ...TEST_SERVER,
     dataDir,
     apiUrl: sim.url,
-    timeScale: 1,
-    staticDir: null,
     env: { CLEVER_TOKEN: TOKEN, CLEVER_SECRET: SECRET, REAPER_ADMIN_TOKEN: ADMIN },
     log: (level, message) => logs.push(`[${level}] ${message}`),
   });

@@ -13,6 +13,7 @@ import { systemClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { SqliteStore } from '../store/sqlite-store.ts';
+import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
 // Unique strings that must never leave the credentials: planted, then searched for everywhere.
@@ -45,14 +46,9 @@ beforeAll(async () => {
   appId = cloud.addApp(orgId, 'staging', { state: 'SHOULD_BE_DOWN' }).id;
   dataDir = mkdtempSync(join(tmpdir(), 'reaper-security-'));
   server = await startHeadless({
-    demo: false,
-    scenario: 'demo',
-    host: '127.0.0.1',
-    port: 0,
+    ...TEST_SERVER,
     dataDir,
     apiUrl: sim.url,
-    timeScale: 1,
-    staticDir: null,
     env: { CLEVER_TOKEN: TOKEN, CLEVER_SECRET: SECRET, REAPER_ADMIN_TOKEN: ADMIN },
     log: (level, message) => logs.push(`[${level}] ${message}`),
   });

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../shared/durations.ts';
 import { DEMO_CREDENTIALS } from '../simulator/server.ts';
+import { watchChildFaults } from '../testing/serve-process.ts';
 
 const SCALE = 100;
 const serveCli = fileURLToPath(new URL('./cli.ts', import.meta.url));
@@ -34,6 +35,7 @@ function launch(file: string, args: string[], ready: RegExp, env: NodeJS.Process
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
+    watchChildFaults(child, file);
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();

@@ -153,7 +153,7 @@ export class RealCredentials implements CredentialsManager {
   private client(credentials: Credentials): CleverClient {
     return new CleverClient({
       credentials,
-      ...(this.options.onCall ? { onCall: this.options.onCall } : {}),
+      onCall: this.options.onCall,
     });
   }
 

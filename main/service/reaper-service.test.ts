@@ -5,6 +5,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../shared/errors.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { demoService } from '../testing/demo-service.ts';
+import { until } from '../testing/serve-process.ts';
 import type { ReaperService } from './reaper-service.ts';
 
 const services: ReaperService[] = [];
@@ -99,9 +100,11 @@ describe('the reaper service', () => {
     const { appId } = await idOf('api-sandbox');
     const woken = api.wake({ appId, wait: true, source: 'dashboard' });
     let done = false;
-    void woken.finally(() => {
+    // Settled either way; a failure is thrown by the `await woken` below.
+    const settled = () => {
       done = true;
-    });
+    };
+    woken.then(settled, settled);
     for (let t = 0; t < 5 * MINUTE && !done; t += SECOND) await clock.advance(SECOND);
     const view = await woken;
     expect(view.label).toBe('Up');
@@ -157,7 +160,9 @@ describe('the reaper service', () => {
     const { api, events } = await start();
     events.length = 0;
     await api.updateSettings({ killSwitch: true });
-    await new Promise((r) => setTimeout(r, 5));
+    await until('the settings and the apps pushed', 10_000, () =>
+      ['settings', 'apps'].every((type) => events.some((e) => e.type === type)),
+    );
     expect(events.find((e) => e.type === 'settings')).toMatchObject({ settings: { killSwitch: true } });
     const apps = events.find((e) => e.type === 'apps');
     expect(

@@ -69,12 +69,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
   // Metrics, team alerts, history retention and instance facts, beside each session (operations.ts).
   const operations = new Operations({
     version: options.version ?? '0.0.0',
-    ...(log ? { log } : {}),
+    log,
     ...options.operations,
   });
   const sessions = createSessionFactory({
     demoClock,
-    ...(accountClock ? { accountClock } : {}),
+    accountClock,
     timeScale: options.timeScale,
     scenario: options.scenario,
     accountBackend:
@@ -95,7 +95,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
         }
       : {}),
     ...(options.leaseMs ? { leases: { leaseMs: options.leaseMs } } : {}),
-    ...(options.upstreamOrigin ? { upstreamOrigin: options.upstreamOrigin } : {}),
+    upstreamOrigin: options.upstreamOrigin,
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);
@@ -103,7 +103,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     },
     enginePort: operations.enginePort,
     onCall: operations.metrics.onCall,
-    ...(log ? { log } : {}),
+    log,
   });
   const credentials =
     options.credentials ??
@@ -115,7 +115,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
           apiUrl: options.apiUrl,
           env,
           onCall: operations.metrics.onCall,
-          ...(log ? { log } : {}),
+          log,
         }));
   const service = new ReaperService({
     sessions: operations.sessions(sessions),
@@ -123,8 +123,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     initial: options.demo ? 'demo' : 'account',
     version: options.version ?? '0.0.0',
     operations,
-    ...(log ? { log } : {}),
-    ...(options.notices ? { notices: options.notices } : {}),
+    log,
+    notices: options.notices,
   });
   await service.start();
   return service;

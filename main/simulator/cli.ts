@@ -53,7 +53,15 @@ if (scale !== 1) {
 }
 console.log(`  control: GET ${server.url}/_sim/state, POST ${server.url}/_sim/apps/{id}/console-stop, ...`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => void server.close().then(() => process.exit(0)));
+  process.on(signal, () => {
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`closing the simulator on ${signal} failed:`, error);
+        process.exit(1);
+      },
+    );
+  });
 }
 
 function fail(message: string): never {

@@ -26,12 +26,16 @@ describe('the demo scenario', () => {
     engine.on((e) => {
       if (e.type === 'app' && !seen.has(e.record.state)) seen.set(e.record.state, clock.now() - MONDAY_9AM);
     });
-    const stopTraffic = demo.startTraffic((appId, at) => void engine.request(appId, 'access-log', at));
-    engine.start();
+    const refused: unknown[] = [];
+    const stopTraffic = demo.startTraffic((appId, at) => {
+      engine.request(appId, 'access-log', at).catch((error: unknown) => refused.push(error));
+    });
+    await engine.start();
     for (let t = 0; t < 10 * MINUTE; t += 5 * SECOND) await clock.advance(5 * SECOND);
     stopTraffic();
     await engine.stop();
     expect([...seen.keys()].sort()).toEqual([...REAPER_STATES].sort());
+    expect(refused).toEqual([]);
     const causes = engine
       .list()
       .filter((r) => r.state === 'Error')

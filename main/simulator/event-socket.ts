@@ -18,6 +18,7 @@ export function serveEventSocket(
   behaviour: SimBehaviour,
 ) {
   const wss = new WebSocketServer({ noServer: true });
+  let ready = 0;
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://simulator.invalid').pathname !== '/v2/events/event-socket') {
       socket.destroy();
@@ -39,6 +40,7 @@ export function serveEventSocket(
           return;
         }
         ws.send(JSON.stringify({ message_type: 'socket_ready' }));
+        ready++;
         off = cloud.onEvent((e) => {
           const message = {
             event: e.event,
@@ -55,12 +57,15 @@ export function serveEventSocket(
         }, delay);
       });
       ws.on('close', () => {
+        if (off) ready--;
         off?.();
         if (heartbeat) clearInterval(heartbeat);
       });
     });
   });
   return {
+    /** Sockets authorised and following the platform's events now. */
+    ready: () => ready,
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();

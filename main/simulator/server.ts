@@ -27,8 +27,7 @@ import { message } from './views.ts';
 
 export type { Fault } from './api-faults.ts';
 export type { SimBehaviour } from './behaviour.ts';
-export { normalize } from './routing.ts';
-export { authorised, DEMO_CREDENTIALS, type SimCredentials } from './sim-credentials.ts';
+export { DEMO_CREDENTIALS, type SimCredentials } from './sim-credentials.ts';
 
 export interface SimulatorServer {
   url: string;
@@ -42,6 +41,8 @@ export interface SimulatorServer {
   resetCalls(): void;
   /** Close every open access-log stream (a dropped connection, for resume tests). */
   dropStreams(): void;
+  /** Event sockets authorised and following the platform's events now (a test waits on it). */
+  eventSockets(): number;
   /** Readings of the platform that no source settles, switchable while running (see SimBehaviour). */
   behaviour: SimBehaviour;
   close(): Promise<void>;
@@ -150,6 +151,7 @@ export async function startSimulatorServer(options: {
     dropStreams: () => {
       for (const s of streams) s.socket?.destroy();
     },
+    eventSockets: () => events.ready(),
     close: () =>
       new Promise<void>((resolve) => {
         events.close();

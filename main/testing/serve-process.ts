@@ -30,12 +30,41 @@ export interface ServeOptions {
   timeOrigin?: number;
   /** Data folders made here are added to it (the test removes them). */
   dirs?: string[];
+  /** A data folder of the test's own (a restart on the same data); else one is made here. */
+  dataDir?: string;
+}
+
+/** What a server's last resort (installLastResort in cli.ts) logs for a fault no code path handled. */
+export const UNHANDLED_FAULT =
+  /(a promise was rejected and nobody handled it|an exception was not caught) \(serving on\)/;
+
+const faults: string[] = [];
+
+/**
+ * Watch a child process's output for the last resort's lines: each is kept for
+ * takeChildFaults(), which the test setup (vitest-setup.ts) calls after every test to fail it.
+ * A test that plants such a fault on purpose spawns its child without this.
+ */
+export function watchChildFaults(child: ChildProcess, name: string): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) if (UNHANDLED_FAULT.test(line)) faults.push(`${name}: ${line}`);
+    });
+  }
+}
+
+/** The last-resort lines the watched children logged since the last call. */
+export function takeChildFaults(): string[] {
+  return faults.splice(0);
 }
 
 export function serveProcess(options: ServeOptions): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'reaper-serve-'));
-    options.dirs?.push(dataDir);
+    const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'reaper-serve-'));
+    if (!options.dataDir) options.dirs?.push(dataDir);
     const args = ['--disable-warning=ExperimentalWarning', cli, '--port', '0', '--data-dir', dataDir];
     args.push('--api-url', options.apiUrl);
     if (options.database) args.push('--database', options.database);
@@ -54,6 +83,7 @@ export function serveProcess(options: ServeOptions): Promise<ServeProcess> {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    watchChildFaults(child, `serve process ${child.pid}`);
     let out = '';
     let started = false;
     child.stdout!.on('data', (c: Buffer) => {

@@ -33,8 +33,6 @@ import { LeaseKeeper } from '../store/postgres/leases.ts';
 import { DB_NOW, PostgresStore } from '../store/postgres/pg-store.ts';
 import { Gate, GatedClock } from './gate.ts';
 
-export type { Life } from './gate.ts';
-
 /** A start or stop an instance is about to send (its write is committed; the call is not sent yet). */
 export interface Send {
   instance: TeamInstance;
@@ -272,7 +270,11 @@ export async function closeInstance(instance: TeamInstance): Promise<void> {
     // Its pool closed: nothing is given back. stop() clears its timer at once; a round it was killed
     // in the middle of never ends, so it is not awaited.
     const closed = instance.store.close().catch(() => {});
-    void instance.keeper.stop();
+    instance.keeper
+      .stop()
+      .catch((error: unknown) =>
+        console.error(`stopping the leases of killed instance ${instance.id}:`, error),
+      );
     await closed;
   } else {
     instance.gate.resume();

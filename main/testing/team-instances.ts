@@ -94,31 +94,30 @@ export async function readEvents(server: Headless): Promise<EventReader> {
   const events: { at: number; event: ReaperEvent }[] = [];
   const waiters = new Set<() => void>();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
+  (async () => {
     let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('\n');
-          if (data) events.push({ at: performance.now(), event: JSON.parse(data) as ReaperEvent });
-          end = buffer.indexOf('\n\n');
-        }
-        for (const w of waiters) w();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
+        if (data) events.push({ at: performance.now(), event: JSON.parse(data) as ReaperEvent });
+        end = buffer.indexOf('\n\n');
       }
-    } catch {
-      // closed
+      for (const w of waiters) w();
     }
-  })();
+  })().catch((error: unknown) => {
+    // Aborted when the test closes the stream: only a failure before that is one.
+    if (!controller.signal.aborted) console.error(`the event stream of ${server.url} failed:`, error);
+  });
   return {
     events,
     next(match, timeoutMs = 10_000) {

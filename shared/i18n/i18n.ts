@@ -8,17 +8,22 @@ import type { Language } from './languages.ts';
 
 export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();
-  void instance.init({
-    lng: language,
-    fallbackLng: 'en',
-    supportedLngs: ['en', 'fr'],
-    resources: CATALOG,
-    ns: NAMESPACES,
-    defaultNS: 'common',
-    initAsync: false,
-    // React and our HTML templates escape on their own.
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  // initAsync false: the catalog is in memory, the instance is ready when init returns.
+  instance
+    .init({
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: ['en', 'fr'],
+      resources: CATALOG,
+      ns: NAMESPACES,
+      defaultNS: 'common',
+      initAsync: false,
+      // React and our HTML templates escape on their own.
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    })
+    .catch((error: unknown) => {
+      console.error(`the ${language} translations could not be set up:`, error);
+    });
   return instance;
 }
