@@ -1,5 +1,6 @@
 /**
- * Team mode across instances, over the bus (team-bus.ts):
+ * Team mode across instances, over the bus (bus.ts), what it names read through the datastore
+ * (store/team-contract.ts, `TeamStore`):
  *
  * - Changes seen at once: a record written by another instance, and the history entries it added,
  *   are read as soon as the bus says so and given to the engine, which announces them (the dashboard's
@@ -16,10 +17,13 @@
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { BusMessage, ForwardedRequest, TeamBus, WaitingRequest } from './team-bus.ts';
+import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
+import type { TeamBus } from './bus.ts';
 
 export interface TeamSyncOptions {
   bus: TeamBus;
+  /** What the bus's messages name, read from the datastore. */
+  store: TeamStore;
   engine: () => Engine;
   /** Routes and settings: read again when another instance saved them. */
   reloadConfig: () => Promise<void>;
@@ -141,7 +145,7 @@ export class TeamSync {
   }
 
   private send(request: ForwardedRequest): void {
-    this.options.bus.forward(request).catch((error: unknown) => {
+    this.options.bus.publish(request).catch((error: unknown) => {
       this.options.log?.(
         'warn',
         `a request for ${request.appId} could not be handed to the instance acting on it: ${describeError(error)}`,
@@ -211,7 +215,7 @@ export class TeamSync {
   }
 
   private async readNow(): Promise<void> {
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
     const catchUp = this.catchUp;
     const config = this.config || catchUp;
@@ -240,7 +244,7 @@ export class TeamSync {
     }
     const wanted = [...new Set(apps)];
     if (wanted.length) {
-      const records = await bus.recordsOf(wanted);
+      const records = await store.recordsOf(wanted);
       const found = new Set(records.map((r) => r.appId));
       engine.observed({ records, removed: wanted.filter((a) => !found.has(a)) });
     }
@@ -281,22 +285,22 @@ export class TeamSync {
 
   /** The entries of these ranges, and after a drop those added meanwhile; each announced once. */
   private async newEntries(ranges: [number, number][], catchUp: boolean): Promise<HistoryEntry[]> {
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
     const out: HistoryEntry[] = [];
     if (ranges.length) {
       const from = Math.min(...ranges.map((r) => r[0]));
       const to = Math.max(...ranges.map((r) => r[1]));
       const inRange = (id: number) => ranges.some(([f, t]) => id >= f && id <= t);
-      for (const e of await bus.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
+      for (const e of await store.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
     }
     if (catchUp) {
       if (!this.baseline) {
         // The first connection: entries are announced from now on.
         this.baseline = true;
-        this.highest = Math.max(this.highest, await bus.lastHistoryId());
+        this.highest = Math.max(this.highest, await store.lastHistoryId());
       } else {
-        for (const e of await bus.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
+        for (const e of await store.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
           // Entries of the owners acted on here were announced by this instance's own engine.
           const owner = engine.get(e.appId)?.ownerId;
           if (owner !== undefined && this.options.acts(owner)) continue;
@@ -330,9 +334,9 @@ export class TeamSync {
   private async actOnRequests(ownerIds: string[]): Promise<void> {
     const held = ownerIds.filter((o) => this.options.acts(o));
     if (!held.length) return;
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
-    const waiting = (await bus.waiting(held)).filter(
+    const waiting = (await store.waiting(held)).filter(
       (r) => !this.inFlight.has(r.id) && !this.doneIds.has(r.id),
     );
     if (!waiting.length) return;
@@ -357,7 +361,7 @@ export class TeamSync {
       }),
     );
     try {
-      await bus.done(done);
+      await store.done(done);
       for (const id of done) this.doneIds.add(id);
       if (this.doneIds.size > 1000) {
         for (const id of [...this.doneIds].slice(0, this.doneIds.size - 1000)) this.doneIds.delete(id);
