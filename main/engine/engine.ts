@@ -30,7 +30,7 @@ import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
-export type { EngineDeps, EngineEvent, EngineListener, HandedAction } from './core.ts';
+export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
 export { mapLimit } from './scheduler.ts';
 
 export class Engine {

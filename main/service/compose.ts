@@ -176,7 +176,13 @@ export async function compose(parts: Parts): Promise<Session> {
     ...(keeper
       ? { acts: (owner: string) => keeper.acts(owner), leaseGuard: (owner: string) => keeper.guard(owner) }
       : {}),
-    ...(sync ? { elsewhere: (request) => sync?.forward(request) } : {}),
+    ...(sync
+      ? {
+          elsewhere: (request) => sync?.forward(request),
+          handOver: (request) =>
+            sync?.handOver(request) ?? Promise.reject(new Error('team mode is not running')),
+        }
+      : {}),
     ...(log ? { log } : {}),
   });
   const traffic = new SessionTraffic({

@@ -16,9 +16,10 @@
  */
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, HandedRequest } from '../engine/engine.ts';
 import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
 import type { TeamBus } from './bus.ts';
+import { outcomeOf } from './handover.ts';
 
 export interface TeamSyncOptions {
   bus: TeamBus;
@@ -130,6 +131,17 @@ export class TeamSync {
       Math.max(0, s.at + every - now),
     );
     if (this.sent.size > 10_000) this.forgetSent(now - every);
+  }
+
+  /**
+   * An operator's action on an app another instance acts on (EngineDeps.handOver): published at
+   * once; resolves once its outcome reaches this instance's engine (handover.ts).
+   */
+  handOver(request: HandedRequest): Promise<void> {
+    const seen = outcomeOf((listener) => this.options.engine().on(listener), request);
+    const { name: _name, ...handed } = request;
+    this.forward({ ...handed, asks: false });
+    return seen;
   }
 
   /** These owners were just taken: the requests left for them are acted on. */
