@@ -91,7 +91,7 @@ export class TeamSync {
     if (this.retry) clearTimeout(this.retry);
     for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
     this.sent.clear();
-    await this.running?.catch(() => {});
+    await this.running; // never rejects: a failed read is logged and tried again
     await Promise.all(this.acting);
   }
 
@@ -288,11 +288,14 @@ export class TeamSync {
   }
 
   private track(work: Promise<void>): void {
-    const run = work.catch((error: unknown) => {
-      this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
-    });
+    const run: Promise<void> = work
+      .catch((error: unknown) => {
+        this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
+      })
+      .finally(() => {
+        this.acting.delete(run);
+      });
     this.acting.add(run);
-    void run.finally(() => this.acting.delete(run));
   }
 
   /** The entries of these ranges, and after a drop those added meanwhile; each announced once. */

@@ -40,6 +40,8 @@ export class PgBus {
   private retry: ReturnType<typeof setTimeout> | null = null;
   private ping: ReturnType<typeof setInterval> | null = null;
   private heardAt = 0;
+  /** The end of the last connection lost (awaited by close). */
+  private ending: Promise<void> = Promise.resolve();
   /** Connections opened (the first included), for tests and the log. */
   connections = 0;
 
@@ -75,7 +77,19 @@ export class PgBus {
     const client = this.client;
     this.client = null;
     this.listeners.clear();
-    await client?.end().catch(() => {});
+    await this.end(client);
+    await this.ending;
+  }
+
+  /** End a connection: one that does not end cleanly is gone anyway (said in the log). */
+  private end(client: pg.Client | null): Promise<void> {
+    if (!client) return Promise.resolve();
+    return client.end().catch((error: unknown) => {
+      this.options.log?.(
+        'info',
+        `a connection of the instances' bus did not end cleanly: ${describeError(error)}`,
+      );
+    });
   }
 
   private async connect(): Promise<void> {
@@ -104,13 +118,13 @@ export class PgBus {
       await client.query(`LISTEN ${BUS_CHANNEL}`);
     } catch (error) {
       gone = true;
-      await client.end().catch(() => {});
+      await this.end(client);
       this.options.log?.('warn', `the instances' bus cannot listen: ${describeError(error)}`);
       this.again();
       return;
     }
     if (this.closed || gone) {
-      await client.end().catch(() => {});
+      await this.end(client);
       if (!this.closed) this.again();
       return;
     }
@@ -155,7 +169,8 @@ export class PgBus {
     this.pid = null;
     if (this.ping) clearInterval(this.ping);
     this.ping = null;
-    void client?.end().catch(() => {});
+    // Awaited by close(); a connection lost ends on its own.
+    this.ending = this.end(client);
     if (this.closed) return;
     this.options.log?.(
       'warn',
@@ -171,7 +186,9 @@ export class PgBus {
     this.failures++;
     this.retry = setTimeout(() => {
       this.retry = null;
-      void this.connect();
+      this.connect().catch((error: unknown) => {
+        this.options.log?.('error', `the instances' bus cannot listen again: ${describeError(error)}`);
+      });
     }, delay);
   }
 
