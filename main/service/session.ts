@@ -9,7 +9,7 @@
  * Both follow the access logs of their apps and run the wake proxy while a route has host names.
  */
 
-import type { Log } from '../../shared/log.ts';
+import { describeError, type Log } from '../../shared/log.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
@@ -113,9 +113,11 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       if (options.inProcessDemo) {
         let session: Session | null = null;
         const clever = new InProcessCleverPort(scenario.cloud);
-        const stop = scenario.startTraffic(
-          (appId, at) => void session?.engine.request(appId, 'access-log', at),
-        );
+        const stop = scenario.startTraffic((appId, at) => {
+          session?.engine.request(appId, 'access-log', at).catch((error: unknown) => {
+            log?.('warn', `the demo's traffic for ${appId} was not counted: ${describeError(error)}`);
+          });
+        });
         session = await compose({ ...common, clever, enginePort: observed(clever), onClose: stop });
         return session;
       }
