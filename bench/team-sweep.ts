@@ -16,8 +16,9 @@ import { Engine } from '../main/engine/engine.ts';
 import type { EngineStore } from '../main/engine/ports.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
 import { Datastore } from '../main/store/datastore.ts';
-import { LeaseKeeper } from '../main/store/postgres/leases.ts';
+import { PgLeases } from '../main/store/postgres/pg-leases.ts';
 import { PostgresStore } from '../main/store/postgres/pg-store.ts';
+import { LeaseKeeper } from '../main/team/lease-keeper.ts';
 import { type PostgresCluster, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
 import { SECOND } from '../shared/durations.ts';
 import { routedCloud } from './routed-cloud.ts';
@@ -50,7 +51,7 @@ export async function sweepRun(n: number, url: string | null, owners = 10): Prom
   let engine: Engine | null = null;
   const keeper = pg
     ? new LeaseKeeper({
-        store: pg,
+        table: new PgLeases(pg),
         leaseMs: 10 * 60_000,
         owners: () => ownerIds,
         onTaken: (o) => engine!.reloadOwners(o),

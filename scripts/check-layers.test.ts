@@ -47,6 +47,15 @@ const tree: Record<string, string> = {
   'main/simulator/limit.ts': lines(500),
   'main/simulator/big.test.ts': lines(700),
   'bench/loop.ts': "import { harness } from '../main/testing/harness.ts';\n",
+  'main/store/contract.ts': 'export interface Store {}\n',
+  'main/team/keeper.ts':
+    "import type { Store } from '../store/contract.ts';\nimport { open } from '../store/db.ts';\nimport { Api } from '../service/api.ts';\n",
+  'main/team/sync.ts': "import { HOUR } from '../../shared/time.ts';\nimport { keep } from './keeper.ts';\n",
+  'main/team/sync.test.ts': "import { open } from '../store/db.ts';\n",
+  'main/store/leases.ts': "import { keep } from '../team/keeper.ts';\n",
+  'main/metrics/registry.ts': "import type { Api } from '../service/api.ts';\n",
+  'main/alerts/hooks.ts': "import { keep } from '../team/keeper.ts';\n",
+  'main/engine/handover.ts': "import type { Sync } from '../team/sync.ts';\n",
 };
 
 const planted: [string, number, Problem['rule']][] = [
@@ -63,6 +72,12 @@ const planted: [string, number, Problem['rule']][] = [
   ['shared/view.ts', 1, 'shared'],
   ['renderer/api/calls.ts', 3, 'cycle'],
   ['main/simulator/big.ts', 1, 'size'],
+  ['main/team/keeper.ts', 2, 'team'],
+  ['main/team/keeper.ts', 3, 'team'],
+  ['main/store/leases.ts', 1, 'lower-layers'],
+  ['main/metrics/registry.ts', 1, 'lower-layers'],
+  ['main/alerts/hooks.ts', 1, 'lower-layers'],
+  ['main/engine/handover.ts', 1, 'engine'],
 ];
 
 let root: string;
@@ -91,6 +106,12 @@ describe('check-layers on a planted tree', () => {
     const messages = check(root).map(format);
     expect(messages).toContain(
       'main/engine/loop.ts:1  engine: main/engine imports only main/engine and shared/, not main/store/db.ts',
+    );
+    expect(messages).toContain(
+      "main/team/keeper.ts:2  team: main/team imports only main/engine, main/team and the datastore's contracts, not main/store/db.ts",
+    );
+    expect(messages).toContain(
+      'main/store/leases.ts:1  lower-layers: store never imports team, service, server or desktop (main/team/keeper.ts)',
     );
     expect(messages).toContain(
       'renderer/api/calls.ts:3  cycle: import cycle: renderer/api/calls.ts <-> renderer/api/client.ts',

@@ -3,8 +3,11 @@
  * (`import type`, re-exports and `import()` included):
  * - the layering: only main/desktop imports electron; renderer/ never imports main/; shared/ imports no
  *   Node module, no DOM-only module, no React, nothing of main/ or renderer/; main/engine's non-test
- *   files import only main/engine and shared/; main/store, main/clever, main/traffic and main/simulator
- *   never import main/service, main/server or main/desktop; main/testing (test support) imports nothing
+ *   files import only main/engine and shared/ (so never main/team); main/team's non-test files import
+ *   only shared/, main/engine, main/team and the datastore's contracts (main/store/contract.ts,
+ *   main/store/team-contract.ts), never an adapter; the lower layers (main/store, main/config,
+ *   main/clever, main/traffic, main/simulator, main/alerts, main/reports, main/metrics) never import
+ *   main/team, main/service, main/server or main/desktop; main/testing (test support) imports nothing
  *   of main/desktop; production files never import test support (a `testing/` or `test/` folder).
  *   A test file (`*.test.ts`) is a leaf nothing imports, so the shared/, main/engine and lower-layer
  *   rules bind the non-test files only: a test may reach what it tests with (shared/ tests run in Node);
@@ -57,7 +60,16 @@ export interface Import {
 export interface Problem {
   file: string;
   line: number;
-  rule: 'electron' | 'renderer' | 'shared' | 'engine' | 'lower-layers' | 'test-support' | 'cycle' | 'size';
+  rule:
+    | 'electron'
+    | 'renderer'
+    | 'shared'
+    | 'engine'
+    | 'team'
+    | 'lower-layers'
+    | 'test-support'
+    | 'cycle'
+    | 'size';
   message: string;
 }
 
@@ -135,6 +147,21 @@ export function importsOf(
   return found;
 }
 
+/** What main/team builds on: the engine, itself, and the datastore's contracts (no adapter). */
+const TEAM_MAY_IMPORT = ['main/engine', 'main/team', 'main/store/contract.ts', 'main/store/team-contract.ts'];
+/** The layers below the composition (and below team mode), and what they never import. */
+const LOWER = [
+  'main/store',
+  'main/config',
+  'main/clever',
+  'main/traffic',
+  'main/simulator',
+  'main/alerts',
+  'main/reports',
+  'main/metrics',
+];
+const UPPER = ['main/team', 'main/service', 'main/server', 'main/desktop'];
+
 /** The layering rules: the message for an import a file may not have, or undefined. */
 function layerProblem(file: string, imp: Import): Pick<Problem, 'rule' | 'message'> | undefined {
   const { specifier, target } = imp;
@@ -152,13 +179,21 @@ function layerProblem(file: string, imp: Import): Pick<Problem, 'rule' | 'messag
   }
   if (under(file, 'main/engine') && !isTest(file) && under(target, 'main') && !under(target, 'main/engine'))
     return { rule: 'engine', message: `main/engine imports only main/engine and shared/, not ${target}` };
-  const lower = ['main/store', 'main/clever', 'main/traffic', 'main/simulator'];
-  const upper = ['main/service', 'main/server', 'main/desktop'];
-  const lowerFile = lower.some((folder) => under(file, folder)) && !isTest(file);
-  if (lowerFile && upper.some((folder) => under(target, folder)))
+  if (
+    under(file, 'main/team') &&
+    !isTest(file) &&
+    under(target, 'main') &&
+    !TEAM_MAY_IMPORT.some((allowed) => target === allowed || under(target, allowed))
+  )
+    return {
+      rule: 'team',
+      message: `main/team imports only main/engine, main/team and the datastore's contracts, not ${target}`,
+    };
+  const lowerFile = LOWER.some((folder) => under(file, folder)) && !isTest(file);
+  if (lowerFile && UPPER.some((folder) => under(target, folder)))
     return {
       rule: 'lower-layers',
-      message: `${file.split('/')[1]} never imports service, server or desktop (${target})`,
+      message: `${file.split('/')[1]} never imports team, service, server or desktop (${target})`,
     };
   if (under(file, 'main/testing') && under(target, 'main/desktop'))
     return { rule: 'test-support', message: `main/testing imports nothing of main/desktop (${target})` };

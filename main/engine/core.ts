@@ -32,6 +32,18 @@ export type HandedAction =
   | { kind: 'reset' }
   | { kind: 'release' };
 
+/** An operator's action handed to the instance acting on the app (EngineDeps.handOver). */
+export interface HandedRequest {
+  appId: string;
+  ownerId: string;
+  /** The app's name, for the messages. */
+  name: string;
+  source: TrafficSource;
+  /** When it was asked (engine clock). */
+  at: number;
+  action: HandedAction;
+}
+
 export interface EngineDeps {
   clock: Clock;
   clever: CleverCloudPort;
@@ -60,6 +72,12 @@ export interface EngineDeps {
     /** An operator's action instead of a request (keep awake, reset, release). */
     action?: HandedAction;
   }) => void;
+  /**
+   * Team mode: an operator's action on an app whose owner another instance acts on, handed to that
+   * instance; resolves once its outcome reaches this one (team/handover.ts), rejects when none does
+   * in time. None: the engine acts on every app itself.
+   */
+  handOver?: (request: HandedRequest) => Promise<void>;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }

@@ -30,7 +30,7 @@ import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
-export type { EngineDeps, EngineEvent, EngineListener, HandedAction } from './core.ts';
+export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
 export { mapLimit } from './scheduler.ts';
 
 export class Engine {
@@ -356,16 +356,21 @@ export class Engine {
   /**
    * A request asked for a member of a group: the other members that sleep are asked for too (the
    * history of each says "woken with its group (request for ...)"). Members in Error stay alone.
+   * Team mode: a member whose owner another instance acts on is handed over to it, as any wake.
    */
   private async wakeGroup(record: AppRecord, source: TrafficSource, at: number): Promise<void> {
     const members = membersToWake(record.appId, this.core.membersOf(record.appId));
     await Promise.all(
       members.map(async (m) => {
+        if (!this.core.acts(m.ownerId)) {
+          this.deps.elsewhere?.({ appId: m.appId, ownerId: m.ownerId, source, at, asks: true });
+          return;
+        }
         this.core.groupWakes.set(m.appId, record.name);
         try {
-          this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
+          await this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
         } catch {
-          return; // announced by the journal
+          return; // announced by the journal (a lease lost meanwhile: the new holder acts)
         }
         await this.evaluator.evaluate(m.appId);
       }),

@@ -1,12 +1,13 @@
 /**
- * Team mode's handovers: the records of owners read again from the datastore, for an owner this
- * instance just took over (what the previous holder left pending is found there, and checked against
- * Clever Cloud before anything is sent again, as after a crash), and for owners another instance
- * acts on (the dashboard shows their apps as the datastore has them).
+ * The engine's side of team mode's handovers: the records of owners read again from the datastore,
+ * for an owner this instance just took over (what the previous holder left pending is found there,
+ * and checked against Clever Cloud before anything is sent again, as after a crash), and for owners
+ * another instance acts on (the dashboard shows their apps as the datastore has them). What is
+ * handed to another instance goes through the ports of EngineDeps (`elsewhere`, `handOver`); team
+ * mode implements them (team/team-sync.ts, team/handover.ts).
  */
-import { TimeoutError } from '../../shared/api-errors.ts';
-import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
-import type { EngineCore, EngineEvent, HandedAction } from './core.ts';
+import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
+import type { EngineCore, HandedAction } from './core.ts';
 
 /**
  * Replace the in-memory records of these owners by the datastore's; announce those that changed.
@@ -79,13 +80,9 @@ function sameRecord(a: AppRecord, b: AppRecord): boolean {
   return true;
 }
 
-/** How long an operator's action handed to another instance may take to be seen here. */
-export const HANDED_ACTION_TIMEOUT_MS = 15_000;
-
 /**
- * Team mode: an operator's action on an app whose owner another instance acts on is handed to that
- * instance; resolves once its outcome reaches this one (the history entry it writes, or the app
- * removed by a release), rejects after HANDED_ACTION_TIMEOUT_MS of real time. Null when this
+ * Team mode: an operator's action on an app whose owner another instance acts on, handed to it
+ * through the port (EngineDeps.handOver); resolves once its outcome is seen here. Null when this
  * instance acts on the app itself (or has no other instance to hand it to).
  */
 export function handOver(
@@ -94,39 +91,8 @@ export function handOver(
   source: TrafficSource,
   action: HandedAction,
 ): Promise<void> | null {
-  const elsewhere = core.deps.elsewhere;
-  if (!elsewhere || core.acts(record.ownerId)) return null;
-  const { appId } = record;
-  const done = (e: EngineEvent): boolean => {
-    if (e.type === 'removed') return e.appId === appId && action.kind === 'release';
-    if (e.type !== 'history' || e.entry.appId !== appId) return false;
-    switch (action.kind) {
-      case 'keepAwake':
-        return e.entry.kind === 'keep-awake';
-      case 'reset':
-        return e.entry.kind === 'reset';
-      case 'release':
-        return e.entry.kind === 'release';
-      default:
-        return assertNever(action);
-    }
-  };
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      core.listeners.delete(listen);
-      reject(
-        new TimeoutError(
-          `no instance confirmed it within ${HANDED_ACTION_TIMEOUT_MS / 1000} s: it waits in the datastore for the instance acting on ${record.name}`,
-        ),
-      );
-    }, HANDED_ACTION_TIMEOUT_MS);
-    const listen = (e: EngineEvent) => {
-      if (!done(e)) return;
-      clearTimeout(timer);
-      core.listeners.delete(listen);
-      resolve();
-    };
-    core.listeners.add(listen);
-    elsewhere({ appId, ownerId: record.ownerId, source, at: core.deps.clock.now(), asks: false, action });
-  });
+  const port = core.deps.handOver;
+  if (!port || core.acts(record.ownerId)) return null;
+  const { appId, ownerId, name } = record;
+  return port({ appId, ownerId, name, source, at: core.deps.clock.now(), action });
 }

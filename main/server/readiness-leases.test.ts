@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../engine/clocks.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { LeaseKeeper } from '../store/postgres/leases.ts';
+import { PgLeases } from '../store/postgres/pg-leases.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
+import { LeaseKeeper } from '../team/lease-keeper.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import {
   type PostgresCluster,
@@ -49,7 +50,7 @@ describe.skipIf(skip !== null)(`/readyz asks the leases${skip ? ` (skipped: ${sk
     const url = await cluster.createDatabase();
     const store = await PostgresStore.open(url);
     const keeper = new LeaseKeeper({
-      store,
+      table: new PgLeases(store),
       instanceId: 'cannot-read',
       leaseMs: 600,
       owners: () => ['orga_a', 'orga_b'],

@@ -10,7 +10,8 @@
  * The leases' check (team mode on PostgreSQL): the database answers, this instance's heartbeat is
  * within a lease time ("heartbeat" otherwise), and it holds leases or waits for its share for a
  * reason that passes ("leases" otherwise: owners are free and it does not take them). The reason in
- * words is in the log, each time it changes (leases.ts, `LeaseKeeper.readiness`).
+ * words is in the log, each time it changes (team/lease-keeper.ts, `LeaseKeeper.readiness`, judged
+ * by team/lease-rules.ts).
  *
  * `GET /healthz` needs none of this: it answers while the process serves HTTP.
  */

@@ -77,6 +77,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
     accountClock,
     timeScale: options.timeScale,
     scenario: options.scenario,
+    // The first look waits for the first read on the clocks made here, not on a test's own clock.
+    waitFirstSweep: { demo: !options.demoClock, account: !options.accountClock },
     accountBackend:
       options.accountBackend ?? (() => new JsonFileBackend(join(options.dataDir, 'config.json'))),
     ...(options.database

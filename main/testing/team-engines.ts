@@ -29,8 +29,9 @@ import {
 import type { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { LeaseKeeper } from '../store/postgres/leases.ts';
+import { PgLeases } from '../store/postgres/pg-leases.ts';
 import { DB_NOW, PostgresStore } from '../store/postgres/pg-store.ts';
+import { LeaseKeeper } from '../team/lease-keeper.ts';
 import { Gate, GatedClock } from './gate.ts';
 
 /** A start or stop an instance is about to send (its write is committed; the call is not sent yet). */
@@ -181,7 +182,7 @@ export async function startInstance(world: TeamWorld, id: string): Promise<TeamI
   const config = world.config();
   let engine: Engine | null = null;
   const keeper = new LeaseKeeper({
-    store,
+    table: new PgLeases(store),
     instanceId: id,
     // Never runs out on the database's clock during a run: the test expires leases on the manual clock.
     leaseMs: 60 * 60_000,

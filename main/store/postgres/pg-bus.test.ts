@@ -1,18 +1,19 @@
 /**
  * The instances' bus on a throwaway PostgreSQL: each change another store commits is heard, named by
- * ids, and told apart from this instance's own; a forwarded request is kept until done; the
+ * ids, and told apart from this instance's own; a request published is kept until done (pg-team-store.ts); the
  * connection, terminated by the server (pg_terminate_backend), listens again and says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../../shared/domain.ts';
-import type { BusMessage } from '../../bus/team-bus.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
-import { PgBus, STALE_MS } from './pg-bus.ts';
+import type { BusMessage } from '../team-contract.ts';
+import { PgBus } from './pg-bus.ts';
 import { PostgresStore } from './pg-store.ts';
+import { PgTeamStore, STALE_MS } from './pg-team-store.ts';
 
 const skip = postgresSkipReason();
 
@@ -37,6 +38,7 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
     const url = await cluster.createDatabase();
     const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
     const bus = await PgBus.start({ store: mine, instanceId: 'mine' });
+    const reads = new PgTeamStore(mine);
     const heard: BusMessage[] = [];
     bus.subscribe((m) => heard.push(m));
     try {
@@ -85,28 +87,28 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
       ]);
       const range = others.find((m) => m.kind === 'history') as Extract<BusMessage, { kind: 'history' }>;
       expect(range.to - range.from).toBe(1);
-      expect((await bus.historyBetween(range.from, range.to)).map((e) => e.reason)).toEqual(['a', 'b']);
-      expect(await bus.lastHistoryId()).toBe(range.to);
-      expect((await bus.recordsOf(['app_1', 'app_gone'])).map((r) => r.name)).toEqual(['renamed']);
+      expect((await reads.historyBetween(range.from, range.to)).map((e) => e.reason)).toEqual(['a', 'b']);
+      expect(await reads.lastHistoryId()).toBe(range.to);
+      expect((await reads.recordsOf(['app_1', 'app_gone'])).map((r) => r.name)).toEqual(['renamed']);
 
       // a forwarded request: a row and a message, until done
-      await bus.forward({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 2000 });
+      await bus.publish({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 2000 });
       const request = await until('the request', () => heard.find((m) => m.kind === 'request'));
       expect(request).toMatchObject({ ownerId: 'orga_1', own: true });
-      const waiting = await bus.waiting(['orga_1']);
+      const waiting = await reads.waiting(['orga_1']);
       expect(waiting).toEqual([
         { id: expect.any(Number), appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 2000 },
       ]);
-      expect(await bus.waiting(['orga_2'])).toEqual([]);
-      await bus.done(waiting.map((w) => w.id));
-      expect(await bus.waiting(['orga_1'])).toEqual([]);
+      expect(await reads.waiting(['orga_2'])).toEqual([]);
+      await reads.done(waiting.map((w) => w.id));
+      expect(await reads.waiting(['orga_1'])).toEqual([]);
 
       // a request nobody acted on for STALE_MS is dropped, not acted on
-      await bus.forward({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 3000 });
+      await bus.publish({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 3000 });
       await other.pool.query(`UPDATE wake_requests SET created_at = created_at - $1::bigint`, [
         STALE_MS + 1000,
       ]);
-      expect(await bus.waiting(['orga_1'])).toEqual([]);
+      expect(await reads.waiting(['orga_1'])).toEqual([]);
       expect((await other.pool.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([
         { n: 0 },
       ]);

@@ -1,5 +1,5 @@
 /**
- * Team mode's bus on PostgreSQL (team-bus.ts): one dedicated connection per instance LISTENs on the
+ * Team mode's bus on PostgreSQL (the port: team/bus.ts): one dedicated connection per instance LISTENs on the
  * channel `clever_reaper`, where triggers of the schema (migration 3, pg-schema.ts) NOTIFY at the
  * commit of each change of a record, of the history, of the routes and settings, and of each
  * forwarded request. A NOTIFY names the server process that sent it: a message from one of this
@@ -10,22 +10,12 @@
  * subscribers hear `connected` again: what was published meanwhile was not heard and must be read.
  */
 import pg from 'pg';
-import type { AppRecord, HistoryEntry } from '../../../shared/domain.ts';
 import { describeError, type Log } from '../../../shared/log.ts';
-import type {
-  BusMessage,
-  ForwardedRequest,
-  HandedAction,
-  TeamBus,
-  WaitingRequest,
-} from '../../bus/team-bus.ts';
-import { HISTORY_COLUMNS, toHistoryEntry } from '../history-sql.ts';
+import type { BusMessage, ForwardedRequest } from '../team-contract.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
 import { REAPER_TYPES } from './pg-types.ts';
 
 export const BUS_CHANNEL = 'clever_reaper';
-/** A forwarded request not acted on within this (no instance held its owner) is dropped. */
-export const STALE_MS = 10 * 60_000;
 
 export interface PgBusOptions {
   store: PostgresStore;
@@ -38,7 +28,8 @@ export interface PgBusOptions {
   log?: Log;
 }
 
-export class PgBus implements TeamBus {
+/** The bus port of team mode (team/bus.ts) on PostgreSQL. */
+export class PgBus {
   private readonly options: PgBusOptions;
   private readonly listeners = new Set<(message: BusMessage) => void>();
   private client: pg.Client | null = null;
@@ -49,6 +40,8 @@ export class PgBus implements TeamBus {
   private retry: ReturnType<typeof setTimeout> | null = null;
   private ping: ReturnType<typeof setInterval> | null = null;
   private heardAt = 0;
+  /** The end of the last connection lost (awaited by close). */
+  private ending: Promise<void> = Promise.resolve();
   /** Connections opened (the first included), for tests and the log. */
   connections = 0;
 
@@ -84,7 +77,19 @@ export class PgBus implements TeamBus {
     const client = this.client;
     this.client = null;
     this.listeners.clear();
-    await client?.end().catch(() => {});
+    await this.end(client);
+    await this.ending;
+  }
+
+  /** End a connection: one that does not end cleanly is gone anyway (said in the log). */
+  private end(client: pg.Client | null): Promise<void> {
+    if (!client) return Promise.resolve();
+    return client.end().catch((error: unknown) => {
+      this.options.log?.(
+        'info',
+        `a connection of the instances' bus did not end cleanly: ${describeError(error)}`,
+      );
+    });
   }
 
   private async connect(): Promise<void> {
@@ -113,13 +118,13 @@ export class PgBus implements TeamBus {
       await client.query(`LISTEN ${BUS_CHANNEL}`);
     } catch (error) {
       gone = true;
-      await client.end().catch(() => {});
+      await this.end(client);
       this.options.log?.('warn', `the instances' bus cannot listen: ${describeError(error)}`);
       this.again();
       return;
     }
     if (this.closed || gone) {
-      await client.end().catch(() => {});
+      await this.end(client);
       if (!this.closed) this.again();
       return;
     }
@@ -164,7 +169,8 @@ export class PgBus implements TeamBus {
     this.pid = null;
     if (this.ping) clearInterval(this.ping);
     this.ping = null;
-    void client?.end().catch(() => {});
+    // Awaited by close(); a connection lost ends on its own.
+    this.ending = this.end(client);
     if (this.closed) return;
     this.options.log?.(
       'warn',
@@ -180,7 +186,9 @@ export class PgBus implements TeamBus {
     this.failures++;
     this.retry = setTimeout(() => {
       this.retry = null;
-      void this.connect();
+      this.connect().catch((error: unknown) => {
+        this.options.log?.('error', `the instances' bus cannot listen again: ${describeError(error)}`);
+      });
     }, delay);
   }
 
@@ -234,36 +242,10 @@ export class PgBus implements TeamBus {
     }
   }
 
-  // ---- reads and writes (on the store's pool) --------------------------------------------------
+  // ---- publish (on the store's pool) --------------------------------------------------------
 
-  recordsOf(appIds: readonly string[]): Promise<AppRecord[]> {
-    return this.options.store.recordsOf(appIds);
-  }
-
-  async historyBetween(from: number, to: number): Promise<HistoryEntry[]> {
-    const { rows } = await this.options.store.pool.query(
-      `SELECT ${HISTORY_COLUMNS} FROM history WHERE id BETWEEN $1 AND $2 ORDER BY id`,
-      [from, to],
-    );
-    return rows.map(toHistoryEntry);
-  }
-
-  async historyAfter(id: number, limit: number): Promise<HistoryEntry[]> {
-    const { rows } = await this.options.store.pool.query(
-      `SELECT ${HISTORY_COLUMNS} FROM history WHERE id > $1 ORDER BY id LIMIT $2`,
-      [id, limit],
-    );
-    return rows.map(toHistoryEntry);
-  }
-
-  async lastHistoryId(): Promise<number> {
-    const { rows } = await this.options.store.pool.query<{ id: number | null }>(
-      'SELECT max(id) AS id FROM history',
-    );
-    return rows[0]?.id ?? 0;
-  }
-
-  async forward(request: ForwardedRequest): Promise<void> {
+  /** Keep the request for the owner's holder; the row's trigger tells it (a `request` message). */
+  async publish(request: ForwardedRequest): Promise<void> {
     const { action } = request;
     await this.options.store.pool.query(
       `INSERT INTO wake_requests (app_id, owner_id, source, at, action, until_at, from_instance, created_at)
@@ -279,48 +261,4 @@ export class PgBus implements TeamBus {
       ],
     );
   }
-
-  async waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]> {
-    if (ownerIds.length === 0) return [];
-    // A request older than STALE_MS is forgotten, not acted on: its visitor is long gone.
-    const { rows } = await this.options.store.pool.query<{
-      id: number;
-      app_id: string;
-      owner_id: string;
-      source: WaitingRequest['source'];
-      at: number;
-      action: string | null;
-      until_at: number | null;
-    }>(
-      `WITH stale AS (
-         DELETE FROM wake_requests WHERE owner_id = ANY($1::text[]) AND created_at < ${DB_NOW} - $2::bigint
-       )
-       SELECT id, app_id, owner_id, source, at, action, until_at FROM wake_requests
-       WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
-      [ownerIds, STALE_MS],
-    );
-    return rows.flatMap((r) => {
-      const request: WaitingRequest = {
-        id: r.id,
-        appId: r.app_id,
-        ownerId: r.owner_id,
-        source: r.source,
-        at: r.at,
-      };
-      if (r.action === null) return [request];
-      const action = actionOf(r.action, r.until_at);
-      return action ? [{ ...request, action }] : []; // an action of a newer version: left alone
-    });
-  }
-
-  async done(ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.options.store.pool.query('DELETE FROM wake_requests WHERE id = ANY($1::bigint[])', [ids]);
-  }
-}
-
-function actionOf(kind: string, until: number | null): HandedAction | null {
-  if (kind === 'keepAwake') return { kind, until };
-  if (kind === 'reset' || kind === 'release') return { kind };
-  return null;
 }

@@ -11,13 +11,14 @@ import { ManualClock } from '../../engine/clocks.ts';
 import type { CleverCloudPort } from '../../engine/ports.ts';
 import { InProcessCleverPort } from '../../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../../simulator/model.ts';
+import { LeaseKeeper } from '../../team/lease-keeper.ts';
 import { harness, MONDAY_9AM } from '../../testing/engine-harness.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
-import { LeaseKeeper } from './leases.ts';
+import { PgLeases } from './pg-leases.ts';
 import { PostgresStore } from './pg-store.ts';
 
 const skip = postgresSkipReason();
@@ -58,7 +59,7 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
     const keepers: LeaseKeeper[] = [];
     const instances = stores.map((store, i) => {
       const keeper: LeaseKeeper = new LeaseKeeper({
-        store,
+        table: new PgLeases(store),
         instanceId: `instance-${i}`,
         leaseMs: 10 * 60_000, // rounds by hand only
         owners: () => [org.id],

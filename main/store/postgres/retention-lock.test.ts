@@ -7,13 +7,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../../shared/domain.ts';
 import { DAY } from '../../../shared/durations.ts';
+import { LeaseKeeper } from '../../team/lease-keeper.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
 import { HistoryRetention } from '../retention.ts';
-import { LeaseKeeper } from './leases.ts';
+import { PgLeases } from './pg-leases.ts';
 import { PostgresStore } from './pg-store.ts';
 import { RETENTION_LOCK, retentionExclusive } from './retention-lock.ts';
 
@@ -45,7 +46,12 @@ describe.skipIf(skip !== null)(`the retention on one instance${skip ? ` (skipped
     const stores = [await PostgresStore.open(url), await PostgresStore.open(url)] as const;
     const keepers = stores.map(
       (store, i) =>
-        new LeaseKeeper({ store, instanceId: `instance-${i}`, leaseMs: LEASE_MS, owners: () => [] }),
+        new LeaseKeeper({
+          table: new PgLeases(store),
+          instanceId: `instance-${i}`,
+          leaseMs: LEASE_MS,
+          owners: () => [],
+        }),
     );
     const retentions = stores.map(
       (store, i) =>

@@ -3,15 +3,16 @@
  * stop, taken over after expiry with a new fencing token, and a write with the old token refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRecord } from '../../../shared/domain.ts';
-import { LeaseLost } from '../../engine/ports.ts';
+import { newRecord } from '../../shared/domain.ts';
+import { LeaseLost } from '../engine/ports.ts';
+import { PgLeases } from '../store/postgres/pg-leases.ts';
+import { PostgresStore } from '../store/postgres/pg-store.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
-} from '../../testing/postgres-cluster.ts';
-import { LeaseKeeper } from './leases.ts';
-import { PostgresStore } from './pg-store.ts';
+} from '../testing/postgres-cluster.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
 
 const skip = postgresSkipReason();
 const OWNERS = ['orga_a', 'orga_b', 'orga_c', 'user_d'];
@@ -30,7 +31,7 @@ describe.skipIf(skip !== null)(`leases per owner${skip ? ` (skipped: ${skip})` :
     const keepers = stores.map(
       (store, i) =>
         new LeaseKeeper({
-          store,
+          table: new PgLeases(store),
           instanceId: `instance-${i}`,
           leaseMs: 60_000, // rounds run by hand here
           owners: () => OWNERS,
@@ -78,13 +79,18 @@ describe.skipIf(skip !== null)(`leases per owner${skip ? ` (skipped: ${skip})` :
     const stores = [await PostgresStore.open(url), await PostgresStore.open(url)];
     const lost: string[] = [];
     const a = new LeaseKeeper({
-      store: stores[0]!,
+      table: new PgLeases(stores[0]!),
       instanceId: 'a',
       leaseMs: 600,
       owners: () => OWNERS.slice(0, 2),
       onLetGo: async (o) => void lost.push(...o),
     });
-    const b = new LeaseKeeper({ store: stores[1]!, instanceId: 'b', leaseMs: 600, owners: () => [] });
+    const b = new LeaseKeeper({
+      table: new PgLeases(stores[1]!),
+      instanceId: 'b',
+      leaseMs: 600,
+      owners: () => [],
+    });
     try {
       // rounds by hand, no timer: a is "paused" after this one
       (a as unknown as { running: boolean }).running = true;

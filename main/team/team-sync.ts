@@ -1,5 +1,6 @@
 /**
- * Team mode across instances, over the bus (team-bus.ts):
+ * Team mode across instances, over the bus (bus.ts), what it names read through the datastore
+ * (store/team-contract.ts, `TeamStore`):
  *
  * - Changes seen at once: a record written by another instance, and the history entries it added,
  *   are read as soon as the bus says so and given to the engine, which announces them (the dashboard's
@@ -15,11 +16,15 @@
  */
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { Engine } from '../engine/engine.ts';
-import type { BusMessage, ForwardedRequest, TeamBus, WaitingRequest } from './team-bus.ts';
+import type { Engine, HandedRequest } from '../engine/engine.ts';
+import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
+import type { TeamBus } from './bus.ts';
+import { outcomeOf } from './handover.ts';
 
 export interface TeamSyncOptions {
   bus: TeamBus;
+  /** What the bus's messages name, read from the datastore. */
+  store: TeamStore;
   engine: () => Engine;
   /** Routes and settings: read again when another instance saved them. */
   reloadConfig: () => Promise<void>;
@@ -86,7 +91,7 @@ export class TeamSync {
     if (this.retry) clearTimeout(this.retry);
     for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
     this.sent.clear();
-    await this.running?.catch(() => {});
+    await this.running; // never rejects: a failed read is logged and tried again
     await Promise.all(this.acting);
   }
 
@@ -128,6 +133,17 @@ export class TeamSync {
     if (this.sent.size > 10_000) this.forgetSent(now - every);
   }
 
+  /**
+   * An operator's action on an app another instance acts on (EngineDeps.handOver): published at
+   * once; resolves once its outcome reaches this instance's engine (handover.ts).
+   */
+  handOver(request: HandedRequest): Promise<void> {
+    const seen = outcomeOf((listener) => this.options.engine().on(listener), request);
+    const { name: _name, ...handed } = request;
+    this.forward({ ...handed, asks: false });
+    return seen;
+  }
+
   /** These owners were just taken: the requests left for them are acted on. */
   takeOver(ownerIds: readonly string[]): void {
     for (const o of ownerIds) this.requestOwners.add(o);
@@ -141,7 +157,7 @@ export class TeamSync {
   }
 
   private send(request: ForwardedRequest): void {
-    this.options.bus.forward(request).catch((error: unknown) => {
+    this.options.bus.publish(request).catch((error: unknown) => {
       this.options.log?.(
         'warn',
         `a request for ${request.appId} could not be handed to the instance acting on it: ${describeError(error)}`,
@@ -211,7 +227,7 @@ export class TeamSync {
   }
 
   private async readNow(): Promise<void> {
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
     const catchUp = this.catchUp;
     const config = this.config || catchUp;
@@ -240,7 +256,7 @@ export class TeamSync {
     }
     const wanted = [...new Set(apps)];
     if (wanted.length) {
-      const records = await bus.recordsOf(wanted);
+      const records = await store.recordsOf(wanted);
       const found = new Set(records.map((r) => r.appId));
       engine.observed({ records, removed: wanted.filter((a) => !found.has(a)) });
     }
@@ -272,31 +288,34 @@ export class TeamSync {
   }
 
   private track(work: Promise<void>): void {
-    const run = work.catch((error: unknown) => {
-      this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
-    });
+    const run: Promise<void> = work
+      .catch((error: unknown) => {
+        this.options.log?.('warn', `the requests handed over could not be read: ${describeError(error)}`);
+      })
+      .finally(() => {
+        this.acting.delete(run);
+      });
     this.acting.add(run);
-    void run.finally(() => this.acting.delete(run));
   }
 
   /** The entries of these ranges, and after a drop those added meanwhile; each announced once. */
   private async newEntries(ranges: [number, number][], catchUp: boolean): Promise<HistoryEntry[]> {
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
     const out: HistoryEntry[] = [];
     if (ranges.length) {
       const from = Math.min(...ranges.map((r) => r[0]));
       const to = Math.max(...ranges.map((r) => r[1]));
       const inRange = (id: number) => ranges.some(([f, t]) => id >= f && id <= t);
-      for (const e of await bus.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
+      for (const e of await store.historyBetween(from, to)) if (inRange(e.id!)) out.push(e);
     }
     if (catchUp) {
       if (!this.baseline) {
         // The first connection: entries are announced from now on.
         this.baseline = true;
-        this.highest = Math.max(this.highest, await bus.lastHistoryId());
+        this.highest = Math.max(this.highest, await store.lastHistoryId());
       } else {
-        for (const e of await bus.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
+        for (const e of await store.historyAfter(Math.max(0, this.highest - CATCH_UP_MARGIN), 5000)) {
           // Entries of the owners acted on here were announced by this instance's own engine.
           const owner = engine.get(e.appId)?.ownerId;
           if (owner !== undefined && this.options.acts(owner)) continue;
@@ -330,9 +349,9 @@ export class TeamSync {
   private async actOnRequests(ownerIds: string[]): Promise<void> {
     const held = ownerIds.filter((o) => this.options.acts(o));
     if (!held.length) return;
-    const { bus } = this.options;
+    const { store } = this.options;
     const engine = this.options.engine();
-    const waiting = (await bus.waiting(held)).filter(
+    const waiting = (await store.waiting(held)).filter(
       (r) => !this.inFlight.has(r.id) && !this.doneIds.has(r.id),
     );
     if (!waiting.length) return;
@@ -357,7 +376,7 @@ export class TeamSync {
       }),
     );
     try {
-      await bus.done(done);
+      await store.done(done);
       for (const id of done) this.doneIds.add(id);
       if (this.doneIds.size > 1000) {
         for (const id of [...this.doneIds].slice(0, this.doneIds.size - 1000)) this.doneIds.delete(id);

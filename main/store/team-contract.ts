@@ -1,14 +1,15 @@
 /**
- * The bus between the instances of team mode: what one instance tells the others, and what they read
- * back when told. A port, so that the engine and the service never import a database client: on
- * PostgreSQL it is LISTEN/NOTIFY on one dedicated connection (store/postgres/pg-bus.ts); SQLite has one
- * instance only, and no bus (team-sync.ts is then not started).
+ * What the datastore keeps and tells for team mode, seen from the instances: the requests handed to
+ * the holder of an owner (kept until it acted on them), the messages its changes send to the other
+ * instances (team/bus.ts is the port that carries them), the reads a message leads to, and the
+ * owners' leases. On PostgreSQL: store/postgres/pg-team-store.ts (the reads), pg-bus.ts (the
+ * messages) and pg-leases.ts (the leases); SQLite has one instance only, and none of them.
  *
  * Messages name ids, never rows: the receiver reads the rows it needs. Each says whether this
  * instance sent it (`own`): its own changes are already in its memory.
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
-import type { HandedAction } from '../engine/engine.ts';
+import type { HandedAction } from '../engine/core.ts';
 
 export type { HandedAction };
 
@@ -43,12 +44,8 @@ export type BusMessage =
    */
   | { kind: 'connected'; first: boolean };
 
-export interface TeamBus {
-  /** Hear every message, in the order received. */
-  subscribe(listener: (message: BusMessage) => void): () => void;
-  /** Whether the bus listens now. */
-  readonly listening: boolean;
-
+/** The reads (and the one write) a message of the bus leads to. */
+export interface TeamStore {
   /** The records of these apps as stored now (an app absent from the answer was removed). */
   recordsOf(appIds: readonly string[]): Promise<AppRecord[]>;
   /** The history entries with ids from..to, oldest first. */
@@ -57,13 +54,38 @@ export interface TeamBus {
   historyAfter(id: number, limit: number): Promise<HistoryEntry[]>;
   /** The highest history id stored (0 when none). */
   lastHistoryId(): Promise<number>;
-
-  /** Keep a request for the owner's holder, and tell it. */
-  forward(request: ForwardedRequest): Promise<void>;
   /** The requests waiting for these owners, oldest first. */
   waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]>;
   /** These requests were acted on: forget them. */
   done(ids: readonly number[]): Promise<void>;
+}
 
-  close(): Promise<void>;
+/** A lease held: its owner and the fencing token this instance writes with. */
+export interface HeldLease {
+  owner: string;
+  token: number;
+}
+
+/** The owners' leases as the datastore keeps them (each call one transaction; team/lease-keeper.ts holds the policy). */
+export interface LeaseTable {
+  /** Heartbeat, owners registered, held leases renewed: the renewed ones, live instances, owners. */
+  beat(
+    me: string,
+    leaseMs: number,
+    known: readonly string[],
+    held: readonly HeldLease[],
+  ): Promise<{ renewed: Set<string>; live: number; total: number }>;
+  /** Take up to `count` free or expired leases. */
+  take(me: string, leaseMs: number, count: number): Promise<HeldLease[]>;
+  /** Give these leases back. */
+  giveBack(me: string, leases: readonly HeldLease[]): Promise<void>;
+  /** Give these leases back and remove this instance's heartbeat. */
+  leave(me: string, leases: readonly HeldLease[]): Promise<void>;
+  /** Every owner with a lease row. */
+  owners(): Promise<string[]>;
+  /** The facts readiness is judged on. */
+  facts(
+    me: string,
+    leaseMs: number,
+  ): Promise<{ age: number | null; total: number; mine: number; free: number; live: number }>;
 }
