@@ -101,7 +101,12 @@ describe('the states: WaitingForInit is read from Clever Cloud at the next run',
   });
 
   it('an app Clever Cloud says SHOULD_BE_DOWN becomes Down', () => {
-    expect(to(run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN') }))).toBe('Down');
+    // Its deployments are read too: the newest is known, so the next start is told from it (issue 24).
+    const d = run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN'), deployments: [deployment('OK')] });
+    expect(to(d)).toBe('Down');
+    expect(patchOf(d).knownDeploymentId).toBe('dep-OK');
+    const empty = run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN'), deployments: [] });
+    expect(patchOf(empty).knownDeploymentId).toBe('');
   });
 
   it('an app Clever Cloud says WANTS_TO_BE_UP becomes WaitingForUp', () => {
