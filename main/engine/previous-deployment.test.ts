@@ -1,8 +1,9 @@
 /**
  * A start is followed by its own deployment, whatever came just before it (issue 24, "Must show"):
  * a table over the previous deployment's age (0 s, 5 s, 90 s, 10 min) x its state (OK, FAIL,
- * CANCELLED, WIP) x who starts (the reaper, its start answered with or without the deployment id;
- * the console; `clever restart`, the same call) x the listing delay (0 to 5 s). The previous
+ * CANCELLED, WIP) x who starts (the reaper, its start answered with or without the deployment id,
+ * or sent again a minute after it vanished; the console; `clever restart`, the same call) x the
+ * listing delay (0 to 5 s). The previous
  * deployment is one the reaper has read (the app was reset after it, as after the Error of a failed
  * start). From the start on, the history is exactly Asleep -> Waking up -> Up, and the "two engines"
  * banner sees nothing.
@@ -21,11 +22,22 @@ import { RivalDetector } from '../service/rival-detector.ts';
 import type { DeploymentOutcome, SimOptions } from '../simulator/model.ts';
 import { harness } from '../testing/engine-harness.ts';
 
-type Starter = 'reaper' | 'reaper, answer without id' | 'console' | 'clever-tools restart';
+type Starter =
+  | 'reaper'
+  | 'reaper, answer without id'
+  | 'reaper, restarted after its start vanished'
+  | 'console'
+  | 'clever-tools restart';
 
 const AGES = [0, 5 * SECOND, 90 * SECOND, 10 * MINUTE];
 const STATES: DeploymentState[] = ['OK', 'FAIL', 'CANCELLED', 'WIP'];
-const STARTERS: Starter[] = ['reaper', 'reaper, answer without id', 'console', 'clever-tools restart'];
+const STARTERS: Starter[] = [
+  'reaper',
+  'reaper, answer without id',
+  'reaper, restarted after its start vanished',
+  'console',
+  'clever-tools restart',
+];
 const LISTING_DELAYS = [0, SECOND, 2500, 5 * SECOND];
 const SWEEP_MS = 30 * SECOND;
 
@@ -76,13 +88,15 @@ function table(outcomes: Case['outcome'][], listingDelays = LISTING_DELAYS): Cas
 }
 
 /** One case: the transitions from the start on ("from -> to"), the cause, and the banner's count. */
-async function run(c: Case): Promise<{ history: string[]; cause: string | null; rivals: number }> {
+async function run(
+  c: Case,
+): Promise<{ history: string[]; cause: string | null; rivals: number; starts: number }> {
   const h = harness({
     sim: {
       listingDelayMs: c.listingDelayMs,
       startStateDelayMs: c.listedFirst ? c.listingDelayMs + 2 * SECOND : 0,
       afterFailedStart: c.afterFailedStart,
-      startAnswersDeploymentId: c.starter !== 'reaper, answer without id',
+      startAnswersDeploymentId: c.starter === 'reaper',
       deploymentDateOffsetMs: c.datesOutOfOrder ? -(c.ageMs + 30 * SECOND) : 0,
       // Long enough that a run of the job sees a failing start under way before it ends.
       failAfterMs: 2 * MINUTE,
@@ -102,10 +116,14 @@ async function run(c: Case): Promise<{ history: string[]; cause: string | null; 
     expect(h.state(app.id)).toBe('Down');
     // Transitions from here on (the reset's own are at the same instant, before).
     const before = h.store.historyOf(app.id).length;
+    // The first start vanishes (its answer carries an id, nothing follows): sent again after a minute,
+    // that second answer without its id, within two minutes of the previous deployment.
+    if (c.starter === 'reaper, restarted after its start vanished') h.cloud.injectOutcomes(app.id, 'vanish');
     if (c.outcome !== 'ok') h.cloud.injectOutcomes(app.id, c.outcome);
     switch (c.starter) {
       case 'reaper':
       case 'reaper, answer without id':
+      case 'reaper, restarted after its start vanished':
         await h.engine.wake(app.id, 'dashboard');
         break;
       case 'console':
@@ -126,7 +144,7 @@ async function run(c: Case): Promise<{ history: string[]; cause: string | null; 
       const last = history.at(-1)?.to;
       return history.length >= 2 && (last === 'Up' || last === 'Error' || last === 'Down');
     };
-    await h.until(settled, 10 * MINUTE);
+    await h.until(settled, 20 * MINUTE, 2 * SECOND);
     // And nothing more after it: no flap back to Asleep, no late Error.
     await h.clock.advance(2 * MINUTE);
     const entries = h.store.historyOf(app.id).reverse();
@@ -137,11 +155,26 @@ async function run(c: Case): Promise<{ history: string[]; cause: string | null; 
       history,
       cause: h.engine.get(app.id)?.cause ?? null,
       rivals: detector.suspects(h.clock.now()).length,
+      starts: h.port.calls.get('startApplication') ?? 0,
     };
   } finally {
     await h.engine.stop();
   }
 }
+
+/**
+ * A vanished start is sent again only while Clever Cloud shows no sign of it: the app SHOULD_BE_DOWN
+ * and nothing under way (it may be queued behind another one, or hidden as queued). An app already
+ * WANTS_TO_BE_UP before it (left so by the previous FAIL or CANCELLED), or a stale WIP newest, shows
+ * such a sign: the start is not sent again, and the spec's row is the fail timeout, not the old entry.
+ */
+function resendBlocked(c: Case): boolean {
+  if (c.starter !== 'reaper, restarted after its start vanished') return false;
+  const leftWanting = c.previous === 'FAIL' || c.previous === 'CANCELLED';
+  return c.previous === 'WIP' || (leftWanting && c.afterFailedStart === 'WANTS_TO_BE_UP');
+}
+
+const TIMED_OUT = { history: ['Down -> WaitingForUp', 'WaitingForUp -> Error'], cause: CAUSES.startTimeout };
 
 const EXPECTED: Record<Case['outcome'], { history: string[]; cause: string | null }> = {
   ok: { history: ['Down -> WaitingForUp', 'WaitingForUp -> Up'], cause: null },
@@ -155,12 +188,16 @@ const EXPECTED: Record<Case['outcome'], { history: string[]; cause: string | nul
 async function failures(cases: Case[]): Promise<string[]> {
   const wrong: string[] = [];
   for (const c of cases) {
-    const { history, cause, rivals } = await run(c);
-    const expected = EXPECTED[c.outcome];
+    const { history, cause, rivals, starts } = await run(c);
+    // The reaper's starts sent: none for a start made outside, two when a vanished one is sent again.
+    const reaper = c.starter.startsWith('reaper');
+    const again = c.starter === 'reaper, restarted after its start vanished' && !resendBlocked(c);
+    const expectedStarts = again ? 2 : reaper ? 1 : 0;
+    const expected = resendBlocked(c) ? TIMED_OUT : EXPECTED[c.outcome];
     const ok = JSON.stringify(history) === JSON.stringify(expected.history) && cause === expected.cause;
-    if (!ok || rivals !== 0) {
+    if (!ok || rivals !== 0 || starts !== expectedStarts) {
       wrong.push(
-        `${describeCase(c)}: ${history.join(', ') || 'no transition'}${cause ? ` (${cause})` : ''}${rivals ? ', two engines suspected' : ''}`,
+        `${describeCase(c)}: ${history.join(', ') || 'no transition'}${cause ? ` (${cause})` : ''}${rivals ? ', two engines suspected' : ''}, ${starts} starts sent`,
       );
     }
   }
@@ -168,9 +205,9 @@ async function failures(cases: Case[]): Promise<string[]> {
 }
 
 describe('a start after a recent deployment follows its own deployment', () => {
-  it('reads Asleep -> Waking up -> Up in every case of the table (256 cases)', async () => {
+  it('reads Asleep -> Waking up -> Up in every case of the table (320 cases)', async () => {
     const cases = table(['ok']);
-    expect(cases).toHaveLength(256);
+    expect(cases).toHaveLength(320);
     // The awkward readings are all there.
     expect(new Set(cases.map((c) => `${c.listedFirst}${c.datesOutOfOrder}${c.afterFailedStart}`)).size).toBe(
       8,
@@ -180,9 +217,9 @@ describe('a start after a recent deployment follows its own deployment', () => {
     expect(wrong).toEqual([]);
   }, 240_000);
 
-  it("a new deployment that fails or is cancelled has its own row, never the old entry's (128 cases)", async () => {
+  it("a new deployment that fails or is cancelled has its own row, never the old entry's (160 cases)", async () => {
     const cases = table(['fail', 'cancel'], [2 * SECOND]);
-    expect(cases).toHaveLength(128);
+    expect(cases).toHaveLength(160);
     const wrong = await failures(cases);
     if (wrong.length) console.log(`${wrong.length} of ${cases.length} cases failed:\n${wrong.join('\n')}`);
     expect(wrong).toEqual([]);
