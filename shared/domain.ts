@@ -151,6 +151,13 @@ export interface AppRecord {
   lastStartAskedAt: number | null;
   /** The deployment the reaper follows while WaitingForUp. */
   deploymentId: string | null;
+  /**
+   * The newest entry of the app's deployments list the reaper knows of: read when it last looked while
+   * the app was awake or asleep, and kept through a wake, so a start's own deployment is one listed
+   * above it (matched by identity, not by date). '' when that list was empty; null when the reaper
+   * has not read it (a start is then matched by date).
+   */
+  knownDeploymentId: string | null;
   /** Why the app is in Error, one of CAUSES. */
   cause: string | null;
   /** A Clever Cloud call the reaper decided but has not seen answered yet. */
@@ -186,6 +193,7 @@ export function newRecord(appId: string, ownerId: string, name: string, now: num
     firstStartAskedAt: null,
     lastStartAskedAt: null,
     deploymentId: null,
+    knownDeploymentId: null,
     cause: null,
     pendingCall: null,
     wakeRequestedAt: null,

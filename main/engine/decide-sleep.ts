@@ -15,6 +15,7 @@ import {
   go,
   idleSince,
   lastDeployment,
+  newestEntry,
   type Observation,
   underWay,
   wait,
@@ -104,6 +105,7 @@ function decideRunning(
     if (!listed && !waited) return wait({ ...base, redeploySeenAt: record.redeploySeenAt ?? now });
     return wait({
       ...base,
+      knownDeploymentId: newestEntry(obs.deployments),
       lastDeployNumber: app.lastDeployNumber,
       cameUpAt: now,
       redeploySeenAt: null,
@@ -126,6 +128,9 @@ function decideRunning(
   // "Before stopping it, the reaper reads the last deployment of the app."
   if (!obs.deployments) return { type: 'need-deployments' };
   const last = lastDeployment(obs.deployments);
+  // The newest entry known before the stop: the next start's deployment is one listed above it.
+  const known = newestEntry(obs.deployments);
+  if (known !== record.knownDeploymentId) base.knownDeploymentId = known;
   const idle = `no traffic for ${formatDuration(now - since)} (grace period ${formatDuration(ctx.routing!.gracePeriodMs)})`;
   const lastText = last ? `last deployment ${last.state}` : 'no deployment';
 

@@ -14,6 +14,8 @@ import {
   go,
   isDeployment,
   lastDeployment,
+  listedSince,
+  newestEntry,
   type Observation,
   somethingUnderWay,
   underWay,
@@ -22,13 +24,13 @@ import {
 import type { CleverApp, CleverDeployment } from './ports.ts';
 
 /** The start of a wake: the reaper asks Clever Cloud to start the app. */
-function startApp(actor: Actor, reason: string, now: number): Decision {
+function startApp(actor: Actor, reason: string, now: number, known: Partial<AppRecord>): Decision {
   return go(
     'WaitingForUp',
     actor,
     reason,
     now,
-    { firstStartAskedAt: now, lastStartAskedAt: now, pendingCall: 'start', wakeRequestedAt: null },
+    { ...known, firstStartAskedAt: now, lastStartAskedAt: now, pendingCall: 'start', wakeRequestedAt: null },
     'start',
   );
 }
@@ -45,6 +47,16 @@ export function decideDown(
   switch (cc) {
     case 'WANTS_TO_BE_UP': {
       if (!obs.deployments) return { type: 'need-deployments' };
+      // A deployment listed since the reaper last read the list is a start made outside, whatever
+      // its state (its own outcome then decides, row by row): followed by identity.
+      const since = listedSince(obs.deployments, record.knownDeploymentId);
+      const fresh = since?.[0] ?? null;
+      if (fresh) {
+        return go('WaitingForUp', 'outside', `started outside the reaper: deployment ${fresh.state}`, now, {
+          ...base,
+          deploymentId: fresh.uuid,
+        });
+      }
       const last = lastDeployment(obs.deployments);
       if (last && underWay(last)) {
         return go('WaitingForUp', 'outside', `started outside the reaper: deployment ${last.state}`, now, {
@@ -52,18 +64,21 @@ export function decideDown(
           deploymentId: last.uuid,
         });
       }
-      // Already WANTS_TO_BE_UP when seen last, and no deployment under way: the state a failed or
-      // cancelled start left (the console reads it as "start failed", or as not starting), not a new
-      // start. A new start shows as a new deployment under way. Asleep, as after SHOULD_BE_DOWN.
-      if (record.cleverState === 'WANTS_TO_BE_UP') return asleep(record, ctx, base);
+      // Already WANTS_TO_BE_UP when seen last, and no deployment since nor under way: the state a
+      // failed or cancelled start left (the console reads it as "start failed", or as not starting),
+      // not a new start. A new start shows as a new deployment. Asleep, as after SHOULD_BE_DOWN.
+      if (record.cleverState === 'WANTS_TO_BE_UP') {
+        return asleep(record, ctx, { ...base, knownDeploymentId: newestEntry(obs.deployments) });
+      }
       // Just became WANTS_TO_BE_UP: a start whose deployment is not listed yet (a new deployment is
-      // listed a moment after its start: clever-tools src/models/deployments.js). Followed once it is.
+      // listed a moment after its start: clever-tools src/models/deployments.js). Followed once it
+      // is: the first listed above the newest known now.
       return go(
         'WaitingForUp',
         'outside',
         'started outside the reaper: Clever Cloud says WANTS_TO_BE_UP',
         now,
-        base,
+        since ? base : { ...base, knownDeploymentId: newestEntry(obs.deployments) },
       );
     }
     case 'SHOULD_BE_UP': {
@@ -78,6 +93,7 @@ export function decideDown(
       return go('Up', 'outside', 'started outside the reaper: Clever Cloud says SHOULD_BE_UP', now, {
         ...base,
         lastDeployNumber: app.lastDeployNumber,
+        knownDeploymentId: newestEntry(obs.deployments),
       });
     }
     case 'SHOULD_BE_DOWN':
@@ -90,17 +106,19 @@ export function decideDown(
 /** Asleep. "Started by the next request, or at the start of a must-be-up range." */
 function asleep(record: AppRecord, ctx: DecisionContext, base: Partial<AppRecord>): Decision {
   const { now, routing, schedule } = ctx;
+  // The start's own deployment will be listed above the newest entry known now.
+  const known = base.knownDeploymentId !== undefined ? { knownDeploymentId: base.knownDeploymentId } : {};
   if (record.wakeRequestedAt !== null) {
     const actor = actorOfSource(record.lastRequestSource);
     const from = record.lastRequestSource ?? 'a request';
     const reason = ctx.groupWakeOf
       ? `woken with its group (request for ${ctx.groupWakeOf})`
       : `asked for by ${from}`;
-    return startApp(actor, reason, now);
+    return startApp(actor, reason, now, known);
   }
   const range = routing ? schedule.activeAt(now) : null;
   if (range && range.start > record.stateSince) {
-    return startApp('schedule', 'a must-be-up range begins', now);
+    return startApp('schedule', 'a must-be-up range begins', now, known);
   }
   return wait(base);
 }
@@ -127,12 +145,24 @@ export function decideWaitingForUp(
     // Once ours is listed, the newest deployment decides: ours, or a newer one someone else made.
     if (deployments.some((d) => d.uuid === record.deploymentId)) followed = deployments[0] ?? null;
   } else {
-    // A deployment made since the start: the reaper's own (asked at lastAsked), or one made outside
-    // (seen when this wake began). An older one, listed before the new one is, is not this start's.
-    const since = startedByReaper ? lastAsked : record.stateSince;
-    followed = deployments.find((d) => d.date >= since - DEPLOYMENT_DATE_TOLERANCE_MS) ?? null;
+    // Ours is the first listed above the newest entry known when this wake began (the list is newest
+    // first; the dates may be equal or out of order, and are not read). An entry listed before the
+    // new one is, however recent, is not this start's.
+    const since = listedSince(obs.deployments, record.knownDeploymentId);
+    if (since) followed = since[0] ?? null;
+    else {
+      // Nothing known when it began (a record from before the reaper kept it, or the known entry past
+      // the page read): a deployment dated since the start, within the clock tolerance.
+      const from = startedByReaper ? lastAsked : record.stateSince;
+      followed = deployments.find((d) => d.date >= from - DEPLOYMENT_DATE_TOLERANCE_MS) ?? null;
+    }
   }
   if (followed && followed.uuid !== record.deploymentId) patch.deploymentId = followed.uuid;
+  // The newest entry listed now, known from here on. While ours is not listed, none of these is ours:
+  // ours will be listed above it (so a date tolerance never reaches back past what was read). Leaving
+  // the wait, the next start's deployment will be listed above it.
+  const leaving = { knownDeploymentId: newestEntry(obs.deployments) };
+  if (!followed && leaving.knownDeploymentId !== record.knownDeploymentId) Object.assign(patch, leaving);
 
   if (record.pendingCall === 'start') {
     // The start was not answered: a deployment since then means it was carried out. A deployment is
@@ -150,24 +180,25 @@ export function decideWaitingForUp(
   }
 
   const up = (actor: Actor, reason: string) =>
-    go('Up', actor, reason, now, { ...patch, lastDeployNumber: app.lastDeployNumber });
+    go('Up', actor, reason, now, { ...patch, ...leaving, lastDeployNumber: app.lastDeployNumber });
 
   // The table of "Waking up", row by row: the deployment followed, then what Clever Cloud says.
   const dep = deploymentSeen(followed);
   switch (dep.state) {
     case 'FAIL':
-      return go('Error', 'reaper', CAUSES.startFailed, now, { ...patch, cause: CAUSES.startFailed });
+      return go('Error', 'reaper', CAUSES.startFailed, now, {
+        ...patch,
+        ...leaving,
+        cause: CAUSES.startFailed,
+      });
     case 'CANCELLED':
       switch (cc) {
         case 'WANTS_TO_BE_UP':
         case 'SHOULD_BE_DOWN':
-          return go(
-            'Down',
-            'reaper',
-            'the deployment was cancelled: the next request asks again',
-            now,
-            patch,
-          );
+          return go('Down', 'reaper', 'the deployment was cancelled: the next request asks again', now, {
+            ...patch,
+            ...leaving,
+          });
         case 'SHOULD_BE_UP':
           // A cancelled redeploy of a running app leaves the previous instances up.
           return up('outside', 'the deployment was cancelled, Clever Cloud says SHOULD_BE_UP');

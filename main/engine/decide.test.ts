@@ -101,7 +101,12 @@ describe('the states: WaitingForInit is read from Clever Cloud at the next run',
   });
 
   it('an app Clever Cloud says SHOULD_BE_DOWN becomes Down', () => {
-    expect(to(run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN') }))).toBe('Down');
+    // Its deployments are read too: the newest is known, so the next start is told from it (issue 24).
+    const d = run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN'), deployments: [deployment('OK')] });
+    expect(to(d)).toBe('Down');
+    expect(patchOf(d).knownDeploymentId).toBe('dep-OK');
+    const empty = run(record('WaitingForInit'), { app: app('SHOULD_BE_DOWN'), deployments: [] });
+    expect(patchOf(empty).knownDeploymentId).toBe('');
   });
 
   it('an app Clever Cloud says WANTS_TO_BE_UP becomes WaitingForUp', () => {
@@ -634,4 +639,117 @@ describe('deployments as Clever Cloud shows them (issue 13)', () => {
       );
     },
   );
+});
+
+describe('a start is followed by its own deployment, by identity (issue 24)', () => {
+  // The newest entry known when the wake began: the start's own deployment is listed above it.
+  const cancelled = deployment('CANCELLED', { uuid: 'old', date: T0 - 5 * SECOND });
+  const waking = (overrides: Partial<AppRecord> = {}) =>
+    record('WaitingForUp', { stateSince: T0 - 5 * SECOND, knownDeploymentId: 'old', ...overrides });
+  const reaperWake = (overrides: Partial<AppRecord> = {}) =>
+    waking({ firstStartAskedAt: T0 - 5 * SECOND, lastStartAskedAt: T0 - 5 * SECOND, ...overrides });
+
+  it.each([
+    ['an outside start', waking()],
+    ['a start of the reaper answered without its id', reaperWake()],
+    ['a restart of the reaper, its answer lost', reaperWake({ pendingCall: 'start' })],
+  ])('%s does not follow a CANCELLED entry of seconds ago, listed before its own', (_, rec) => {
+    const d = run(rec, { app: app('WANTS_TO_BE_UP'), deployments: [cancelled] });
+    expect(to(d)).toBe('stay');
+    expect(callOf(d)).toBeUndefined();
+    expect(patchOf(d).deploymentId).toBeUndefined();
+  });
+
+  it.each([
+    ['dates equal', T0 - 5 * SECOND],
+    ['its own dated before the old one (dates out of order)', T0 - 10 * MINUTE],
+  ])('its own deployment is the one listed above the known entry, %s', (_, date) => {
+    const ours = deployment('OK', { uuid: 'new', date });
+    const d = run(waking(), { app: app('SHOULD_BE_UP'), deployments: [ours, cancelled] });
+    expect(to(d)).toBe('Up');
+    // Leaving the wait, the newest entry is known for the next start.
+    expect(patchOf(d).knownDeploymentId).toBe('new');
+    const failed = run(waking(), {
+      app: app('WANTS_TO_BE_UP'),
+      deployments: [{ ...ours, state: 'FAIL' }, cancelled],
+    });
+    expect(patchOf(failed).cause).toBe(CAUSES.startFailed);
+  });
+
+  it('an entry listed above the known one that is no deployment (a stop, an autoscaling) is not its own', () => {
+    const undeploy = deployment('OK', { uuid: 'stop', action: 'UNDEPLOY', date: T0 });
+    const d = run(waking(), { app: app('WANTS_TO_BE_UP'), deployments: [undeploy, cancelled] });
+    expect(to(d)).toBe('stay');
+    // None listed is its own: the newest is known from now on, its own will be listed above it.
+    expect(patchOf(d).knownDeploymentId).toBe('stop');
+  });
+
+  it("an empty list known (''): any deployment listed since is its own", () => {
+    const d = run(waking({ knownDeploymentId: '' }), {
+      app: app('SHOULD_BE_UP'),
+      deployments: [deployment('OK', { uuid: 'first', date: T0 - HOUR })],
+    });
+    expect(to(d)).toBe('Up');
+  });
+
+  it('nothing known (a record from before): a deployment dated since the start, within the clock tolerance', () => {
+    const legacy = waking({ knownDeploymentId: null });
+    const old = deployment('FAIL', { uuid: 'old', date: T0 - HOUR });
+    const stay = run(legacy, { app: app('WANTS_TO_BE_UP'), deployments: [old] });
+    expect(to(stay)).toBe('stay');
+    // Read once without its own: from then on the newest is known, and dates are no longer read.
+    expect(patchOf(stay).knownDeploymentId).toBe('old');
+    const recent = deployment('WIP', { uuid: 'new', date: T0 - 20 * SECOND });
+    expect(
+      patchOf(run(legacy, { app: app('WANTS_TO_BE_UP'), deployments: [recent, old] })).deploymentId,
+    ).toBe('new');
+    // The known entry past the page read: dates again.
+    const gone = waking({ knownDeploymentId: 'paged-out' });
+    expect(to(run(gone, { app: app('WANTS_TO_BE_UP'), deployments: [old] }))).toBe('stay');
+  });
+
+  describe('Down, and Clever Cloud says WANTS_TO_BE_UP', () => {
+    const asleep = (overrides: Partial<AppRecord> = {}) =>
+      record('Down', { cleverState: 'WANTS_TO_BE_UP', knownDeploymentId: 'old', ...overrides });
+
+    it.each(['FAIL', 'CANCELLED'])(
+      'a stale WANTS_TO_BE_UP next to the known %s is no outside start',
+      (state) => {
+        const d = run(asleep(), { app: app('WANTS_TO_BE_UP'), deployments: [{ ...cancelled, state }] });
+        expect(to(d)).toBe('stay');
+      },
+    );
+
+    it.each(['WIP', 'OK', 'FAIL', 'CANCELLED'])(
+      'a deployment listed above the known one is an outside start (%s), followed by its id',
+      (state) => {
+        const fresh = deployment(state, { uuid: 'console', date: T0 - 10 * MINUTE });
+        const d = run(asleep(), { app: app('WANTS_TO_BE_UP'), deployments: [fresh, cancelled] });
+        expect(to(d)).toBe('WaitingForUp');
+        expect(d.type === 'act' && d.transition?.actor).toBe('outside');
+        expect(patchOf(d).deploymentId).toBe('console');
+      },
+    );
+
+    it('just became WANTS_TO_BE_UP, its deployment not listed yet: an outside start, the known entry kept', () => {
+      const d = run(asleep({ cleverState: 'SHOULD_BE_DOWN' }), {
+        app: app('WANTS_TO_BE_UP'),
+        deployments: [cancelled],
+      });
+      expect(to(d)).toBe('WaitingForUp');
+      expect(patchOf(d).deploymentId).toBeNull();
+      expect(patchOf(d).knownDeploymentId).toBeUndefined();
+    });
+  });
+
+  it('a start of the reaper keeps the newest entry known while it slept, to follow the one above it', () => {
+    const rec = record('Down', { wakeRequestedAt: T0, knownDeploymentId: 'old' });
+    const d = run(rec, { app: app('SHOULD_BE_DOWN') });
+    expect(callOf(d)).toBe('start');
+    expect(patchOf(d).knownDeploymentId).toBeUndefined(); // kept as it is on the record
+    const idle = idleUp();
+    const sleep = run(idle, { app: app('SHOULD_BE_UP'), deployments: [deployment('OK', { uuid: 'last' })] });
+    expect(to(sleep)).toBe('WaitingForShutdown');
+    expect(patchOf(sleep).knownDeploymentId).toBe('last');
+  });
 });

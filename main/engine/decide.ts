@@ -17,6 +17,7 @@ import {
   go,
   idleSince,
   lastDeployment,
+  newestEntry,
   type Observation,
   observed,
   underWay,
@@ -147,7 +148,14 @@ function decideInit(
   base: Partial<AppRecord>,
 ): Decision {
   const { now } = ctx;
-  const extra = { ...base, lastDeployNumber: app.lastDeployNumber };
+  // Every reading starts from the deployments listed now: the newest is known from here on, so a
+  // start's own deployment is told from the ones before it by identity.
+  if (!obs.deployments) return { type: 'need-deployments' };
+  const extra = {
+    ...base,
+    lastDeployNumber: app.lastDeployNumber,
+    knownDeploymentId: newestEntry(obs.deployments),
+  };
   switch (cc) {
     case 'SHOULD_BE_DOWN':
       return go('Down', 'reaper', 'Clever Cloud says SHOULD_BE_DOWN', now, extra);
@@ -155,7 +163,6 @@ function decideInit(
       // Starting, or left WANTS_TO_BE_UP by a start that failed or was cancelled: the console reads
       // WANTS_TO_BE_UP with the newest deployment FAIL as "start failed", with CANCELLED as not
       // starting (clever-client.js esm/utils/app-status.js).
-      if (!obs.deployments) return { type: 'need-deployments' };
       const last = lastDeployment(obs.deployments);
       const seen = deploymentSeen(last);
       switch (seen.state) {
@@ -197,7 +204,6 @@ function decideInit(
     }
     case 'SHOULD_BE_UP': {
       // Up, unless a deployment is under way.
-      if (!obs.deployments) return { type: 'need-deployments' };
       const last = lastDeployment(obs.deployments);
       if (last && underWay(last)) {
         return go('WaitingForUp', 'reaper', `Clever Cloud says SHOULD_BE_UP, deployment ${last.state}`, now, {

@@ -110,6 +110,30 @@ export function somethingUnderWay(deployments: readonly CleverDeployment[]): boo
   });
 }
 
+/**
+ * The newest entry of a deployments list, as a record keeps it (`knownDeploymentId`): '' for an
+ * empty list.
+ */
+export function newestEntry(deployments: readonly CleverDeployment[]): string {
+  return deployments[0]?.uuid ?? '';
+}
+
+/**
+ * The deployments (DEPLOY entries) listed above the known entry, newest first: those made since the
+ * reaper last read the list. Only the order of the list is relied on (newest first, as the console
+ * and clever-tools read it), never the dates, which may be equal or out of order. null when it cannot
+ * be told: nothing was known, or the known entry is no longer listed (past the page read).
+ */
+export function listedSince(
+  deployments: readonly CleverDeployment[],
+  known: string | null,
+): CleverDeployment[] | null {
+  if (known === null) return null;
+  if (known === '') return deployments.filter(isDeployment);
+  const at = deployments.findIndex((d) => d.uuid === known);
+  return at < 0 ? null : deployments.slice(0, at).filter(isDeployment);
+}
+
 /** The newest deployment (DEPLOY entry), as the sleep check reads it. */
 export function lastDeployment(deployments: readonly CleverDeployment[]): CleverDeployment | null {
   return deployments.find(isDeployment) ?? null;
@@ -171,7 +195,14 @@ function enter(to: ReaperState, now: number, extra: Partial<AppRecord> = {}): Pa
     case 'Error':
       return { ...cleared, wakeRequestedAt: null, ...extra };
     case 'WaitingForInit':
-      return { ...cleared, cameUpAt: null, cleverState: null, lastDeployNumber: null, ...extra };
+      return {
+        ...cleared,
+        cameUpAt: null,
+        cleverState: null,
+        lastDeployNumber: null,
+        knownDeploymentId: null,
+        ...extra,
+      };
     default:
       return assertNever(to);
   }

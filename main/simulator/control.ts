@@ -10,6 +10,9 @@ import type { DeploymentAction, DeploymentOutcome, SimApp, SimulatedCloud } from
 import { type Ctx, JSON_HEADERS } from './routing.ts';
 import { deploymentView } from './views.ts';
 
+/** The final states a placed previous deployment may have (v2 states). */
+const PLACED_STATES = ['OK', 'FAIL', 'CANCELLED', 'WIP', 'TASK_RUNNING'];
+
 /** The control API: what tests and the demo do to the simulated platform. Loopback only, no auth. */
 export function createControl(
   cloud: SimulatedCloud,
@@ -82,9 +85,24 @@ export function createControl(
           case 'console-start':
             cloud.consoleStart(appId);
             break;
+          case 'clever-tools-restart':
+            cloud.cleverToolsRestart(appId);
+            break;
           case 'git-push':
             cloud.gitPush(appId);
             break;
+          case 'previous-deployment': {
+            // A previous deployment placed before a start: {ageMs: 5000, state: 'FAIL'}.
+            const ageMs = Number(b.ageMs ?? 0);
+            if (!Number.isFinite(ageMs) || ageMs < 0)
+              throw new Error('ageMs must be a number of ms, 0 or more');
+            const state = String(b.state ?? 'OK');
+            if (!PLACED_STATES.includes(state)) {
+              throw new Error(`state must be one of ${PLACED_STATES.join(', ')}, not ${state}`);
+            }
+            cloud.placeDeployment(appId, ageMs, state);
+            break;
+          }
           case 'state':
             cloud.setState(appId, String(b.state) as CleverState);
             break;

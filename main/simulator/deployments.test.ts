@@ -140,4 +140,77 @@ describe('the simulated deployments', () => {
     expect(cloud.app(org.id, app.id)!.state).toBe('SHOULD_BE_DOWN');
     expect(states(cloud, org.id, app.id)[0]).toBe('DEPLOY:OK');
   });
+
+  it.each([
+    [0, 'OK', 'SHOULD_BE_DOWN'],
+    [5 * SECOND, 'FAIL', 'WANTS_TO_BE_UP'],
+    [90 * SECOND, 'CANCELLED', 'WANTS_TO_BE_UP'],
+    [10 * MINUTE, 'WIP', 'SHOULD_BE_DOWN'],
+  ] as const)(
+    'a previous deployment placed %i ms before now, ended %s: listed at once, as it ended',
+    async (ageMs, state, after) => {
+      const { clock, cloud, org } = cloudOn({ deployDurationMs: MINUTE });
+      const app = cloud.addApp(org.id, 'site', { state: 'SHOULD_BE_DOWN' });
+      const placed = cloud.placeDeployment(app.id, ageMs, state);
+      expect(placed.date).toBe(clock.now() - ageMs);
+      expect(states(cloud, org.id, app.id)).toEqual([`DEPLOY:${state}`, 'DEPLOY:OK']);
+      expect(cloud.app(org.id, app.id)!.state).toBe(after);
+      // It stays as placed, and a start is not queued behind it (a WIP one is stale, not under way).
+      cloud.cleverToolsRestart(app.id);
+      await clock.advance(2 * MINUTE);
+      expect(states(cloud, org.id, app.id)).toEqual(['DEPLOY:OK', `DEPLOY:${state}`, 'DEPLOY:OK']);
+      expect(cloud.app(org.id, app.id)!.state).toBe('SHOULD_BE_UP');
+      expect(cloud.instances(cloud.app(org.id, app.id)!).map((i) => i.state)).toEqual(['UP']);
+    },
+  );
+
+  it('the control API places a previous deployment and restarts as clever-tools does, and refuses bad input', async () => {
+    const { cloud, org } = cloudOn();
+    const app = cloud.addApp(org.id, 'site', { state: 'SHOULD_BE_DOWN' });
+    const sim = await startSimulatorServer({ cloud });
+    servers.push(sim);
+    const post = (action: string, body: unknown) =>
+      fetch(`${sim.url}/_sim/apps/${app.id}/${action}`, { method: 'POST', body: JSON.stringify(body) });
+    const placed = await post('previous-deployment', { ageMs: 5000, state: 'CANCELLED' });
+    expect(placed.status).toBe(200);
+    const summary = (await placed.json()) as {
+      state: string;
+      deployments: { state: string; date: number }[];
+    };
+    expect(summary.state).toBe('WANTS_TO_BE_UP');
+    expect(summary.deployments.map((d) => d.state)).toEqual(['CANCELLED', 'OK']);
+    expect((await post('previous-deployment', { ageMs: -1 })).status).toBe(400);
+    const wrong = await post('previous-deployment', { state: 'DONE' });
+    expect(await wrong.json()).toEqual({
+      error: 'state must be one of OK, FAIL, CANCELLED, WIP, TASK_RUNNING, not DONE',
+    });
+    expect((await post('clever-tools-restart', {})).status).toBe(200);
+    expect(cloud.apps.get(app.id)!.deployments[0]!.cause).toBe('restart from clever-tools');
+  });
+
+  it('a start may answer without its deployment id, and its deployment may be dated before older entries', async () => {
+    const { clock, cloud, org } = cloudOn({
+      startAnswersDeploymentId: false,
+      deploymentDateOffsetMs: -MINUTE,
+    });
+    const app = cloud.addApp(org.id, 'site', { state: 'SHOULD_BE_DOWN' });
+    const previous = cloud.placeDeployment(app.id, 0, 'CANCELLED');
+    expect(cloud.consoleStart(app.id)).toEqual({ deploymentId: null });
+    await clock.advance(5 * SECOND);
+    const [started, before] = cloud.deployments(cloud.app(org.id, app.id)!);
+    expect(before!.uuid).toBe(previous.uuid);
+    // Listed newest first, dated a minute before the entry listed under it.
+    expect(started!.date).toBe(previous.date - MINUTE);
+  });
+
+  it('a start may be listed before the app changes state (startStateDelayMs past the listing delay)', async () => {
+    const { clock, cloud, org } = cloudOn({ listingDelayMs: SECOND, startStateDelayMs: 4 * SECOND });
+    const app = cloud.addApp(org.id, 'site', { state: 'SHOULD_BE_DOWN' });
+    cloud.consoleStart(app.id);
+    await clock.advance(2 * SECOND);
+    expect(states(cloud, org.id, app.id)).toEqual(['DEPLOY:WIP', 'DEPLOY:OK']);
+    expect(cloud.app(org.id, app.id)!.state).toBe('SHOULD_BE_DOWN');
+    await clock.advance(2 * SECOND);
+    expect(cloud.app(org.id, app.id)!.state).toBe('WANTS_TO_BE_UP');
+  });
 });

@@ -25,7 +25,8 @@
  * - a stop (DELETE .../instances) leaves the app SHOULD_BE_UP for a while, then SHOULD_BE_DOWN, and
  *   shows as an UNDEPLOY entry in the deployments;
  * - a never-deployed app answers a start with error 4014;
- * - `last_deploy` counts the app's deployments.
+ * - `last_deploy` counts the app's deployments;
+ * - a test may place a previous deployment at any age, in any final state (`placeDeployment`).
  *
  * Time comes from a Clock and the model is lazy: pending changes are applied when the model is read,
  * so a manual clock, a scaled clock and the system clock all work, without timers.
@@ -36,12 +37,15 @@ import { MINUTE } from '../../shared/durations.ts';
 import type { Clock } from '../engine/ports.ts';
 import {
   type AccessLogEntry,
-  DEFAULT_FLAVOR,
   DEFAULT_SIM_OPTIONS,
   type DeploymentAction,
   type DeploymentOutcome,
+  deploymentEvent,
   type InstanceState,
+  type NewAppOptions,
   newId,
+  newSimApp,
+  randomCommit,
   type SimApp,
   type SimDeployment,
   SimError,
@@ -83,51 +87,16 @@ export class SimulatedCloud {
   }
 
   /** An app, deployed and running unless told otherwise. */
-  addApp(
-    ownerId: string,
-    name: string,
-    options: {
-      id?: string;
-      state?: CleverState;
-      neverDeployed?: boolean;
-      lastDeployment?: DeploymentState;
-      flavor?: SimApp['flavor'];
-      instances?: number;
-      vhosts?: string[];
-      deployDurationMs?: number;
-      lifetime?: SimApp['lifetime'];
-    } = {},
-  ): SimApp {
+  addApp(ownerId: string, name: string, options: NewAppOptions = {}): SimApp {
     if (!this.owner(ownerId)) throw new Error(`no owner ${ownerId}`);
     const now = this.clock.now();
-    const id = options.id ?? newId('app');
-    const app: SimApp = {
-      id,
-      ownerId,
-      name,
-      state: options.state ?? (options.neverDeployed ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP'),
-      commitId: options.neverDeployed ? null : randomCommit(),
-      deployments: [],
-      creationDate: now - 30 * 24 * 60 * MINUTE,
-      lastDeploy: 0,
-      instanceType: 'node',
-      flavor: options.flavor ?? { ...DEFAULT_FLAVOR },
-      lifetime: options.lifetime ?? 'REGULAR',
-      minInstances: options.instances ?? 1,
-      maxInstances: options.instances ?? 1,
-      vhosts: options.vhosts ?? [`${id.replace('_', '-')}.cleverapps.io`],
-      nextOutcomes: [],
-      stopNeverCompletes: false,
-      deployDurationMs: options.deployDurationMs ?? null,
-      accessLog: [],
-      pending: [],
-    };
+    const app = newSimApp(ownerId, name, options, now);
     if (!options.neverDeployed) {
       const d = this.newDeployment(app, 'DEPLOY', now - 24 * 60 * MINUTE, 'initial deployment');
       d.state = options.lastDeployment ?? 'OK';
       d.listedAt = d.date;
     }
-    this.apps.set(id, app);
+    this.apps.set(app.id, app);
     return app;
   }
 
@@ -178,7 +147,9 @@ export class SimulatedCloud {
   /** The app's instances now, with their states (none when it is stopped). */
   instances(app: SimApp): SimInstance[] {
     this.settle(app);
-    const running = app.deployments.find((d) => d.state === 'WIP' || d.state === 'TASK_RUNNING');
+    const running = app.deployments.find(
+      (d) => (d.state === 'WIP' || d.state === 'TASK_RUNNING') && !this.inert.has(d.uuid),
+    );
     const lastOk = app.deployments.find((d) => d.action === 'DEPLOY' && d.state === 'OK');
     const out: SimInstance[] = [];
     const add = (state: InstanceState, d: SimDeployment) => {
@@ -236,20 +207,7 @@ export class SimulatedCloud {
 
   private emitDeployment(app: SimApp, d: SimDeployment, event: SimEvent['event']): void {
     if (!this.eventListeners.size) return;
-    const e: SimEvent = {
-      event,
-      date: this.clock.now(),
-      data: {
-        id: app.id,
-        appId: app.id,
-        ownerId: app.ownerId,
-        uuid: d.uuid,
-        state: d.state,
-        action: d.action ?? '',
-        commit: d.commit,
-        cause: d.cause,
-      },
-    };
+    const e = deploymentEvent(app, d, event, this.clock.now());
     for (const l of this.eventListeners) l(e);
   }
 
@@ -282,6 +240,24 @@ export class SimulatedCloud {
 
   /** Begins a queued deployment: its `begin`, by uuid, until it runs. */
   private readonly queued = new Map<string, () => void>();
+  /** Placed deployments (`placeDeployment`): their state never changes, and nothing queues behind them. */
+  private readonly inert = new Set<string>();
+
+  /**
+   * A previous deployment, as a test places it: a DEPLOY entry dated `ageMs` before now, listed at
+   * once, ended in `state` and staying so (a WIP one is left stale: clever-tools `activity` reads a
+   * WIP that is not the newest as failed). A stopped app is left as that outcome leaves it
+   * (`afterFailedStart` after FAIL or CANCELLED).
+   */
+  placeDeployment(appId: string, ageMs: number, state: DeploymentState): SimDeployment {
+    const app = this.mustApp(undefined, appId);
+    const d = this.newDeployment(app, 'DEPLOY', this.clock.now() - ageMs, `previous deployment ${state}`);
+    d.state = state;
+    this.inert.add(d.uuid);
+    if ((state === 'FAIL' || state === 'CANCELLED') && app.state !== 'SHOULD_BE_UP')
+      app.state = this.options.afterFailedStart;
+    return d;
+  }
 
   // ---- the API's actions -----------------------------------------------------------------------
 
@@ -313,12 +289,15 @@ export class SimulatedCloud {
     }
     const ahead = app.deployments.some(
       (d) =>
-        d.action === 'DEPLOY' && (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING'),
+        d.action === 'DEPLOY' &&
+        !this.inert.has(d.uuid) &&
+        (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING'),
     );
-    const d = this.newDeployment(app, 'DEPLOY', now, cause);
+    const d = this.newDeployment(app, 'DEPLOY', now + this.options.deploymentDateOffsetMs, cause);
     const listed = this.options.listingDelayMs;
     d.listedAt = now + listed;
     d.state = 'QUEUED';
+    const wantedAt = now + this.options.startStateDelayMs;
     if (!running) {
       const toWanted = () => {
         if (app.state === 'SHOULD_BE_DOWN') app.state = 'WANTS_TO_BE_UP';
@@ -333,7 +312,9 @@ export class SimulatedCloud {
       this.queued.delete(d.uuid);
       if (d.state !== 'QUEUED') return;
       d.state = 'WIP';
-      if (!running && app.state === 'SHOULD_BE_DOWN') app.state = 'WANTS_TO_BE_UP';
+      // Begun: the app is starting, unless its state is to change later (listed before it changes).
+      const at = this.settlingAt ?? this.clock.now();
+      if (!running && app.state === 'SHOULD_BE_DOWN' && at >= wantedAt) app.state = 'WANTS_TO_BE_UP';
       this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_BEGIN');
       const end = (after: number, fn: () => void) => this.later(app, runFor(after), fn, d.uuid);
       if (outcome === 'ok' && app.lifetime === 'TASK') {
@@ -367,7 +348,7 @@ export class SimulatedCloud {
       const slow = this.options.queueDelayMs > 0;
       this.later(app, wait, () => begin((after) => (slow ? after : Math.max(after - wait, 0))), d.uuid);
     }
-    return { deploymentId: d.uuid };
+    return { deploymentId: this.options.startAnswersDeploymentId ? d.uuid : null };
   }
 
   /** DELETE .../instances: cancels the deployments under way or queued. */
@@ -376,7 +357,10 @@ export class SimulatedCloud {
     if (app.state === 'SHOULD_BE_DOWN') return;
     app.pending = [];
     for (const d of app.deployments)
-      if (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING') {
+      if (
+        (d.state === 'WIP' || d.state === 'QUEUED' || d.state === 'TASK_RUNNING') &&
+        !this.inert.has(d.uuid)
+      ) {
         d.state = 'CANCELLED';
         this.queued.delete(d.uuid);
       }
@@ -415,6 +399,12 @@ export class SimulatedCloud {
   consoleStart(appId: string): { deploymentId: string | null } {
     const app = this.mustApp(undefined, appId);
     return this.start(app.ownerId, appId, 'start from the console');
+  }
+
+  /** `clever restart`: the same call as a start from the console (clever-tools restart.command.js). */
+  cleverToolsRestart(appId: string): { deploymentId: string | null } {
+    const app = this.mustApp(undefined, appId);
+    return this.start(app.ownerId, appId, 'restart from clever-tools');
   }
 
   /** A git push: a new commit, deployed. */
@@ -488,8 +478,4 @@ export class SimulatedCloud {
     this.settle(app);
     return app;
   }
-}
-
-function randomCommit(): string {
-  return randomUUID().replaceAll('-', '').padEnd(40, '0').slice(0, 40);
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CleverState, DeploymentState } from '../../shared/domain.ts';
-import { SECOND } from '../../shared/durations.ts';
+import { MINUTE, SECOND } from '../../shared/durations.ts';
 
 export type DeploymentOutcome = 'ok' | 'fail' | 'cancel' | 'vanish';
 
@@ -90,6 +90,17 @@ export interface SimEvent {
   };
 }
 
+/** The event socket's message for a deployment beginning or ending. */
+export function deploymentEvent(
+  app: SimApp,
+  d: SimDeployment,
+  event: SimEvent['event'],
+  date: number,
+): SimEvent {
+  const data = { id: app.id, appId: app.id, ownerId: app.ownerId, uuid: d.uuid, state: d.state };
+  return { event, date, data: { ...data, action: d.action ?? '', commit: d.commit, cause: d.cause } };
+}
+
 export interface SimApp {
   id: string;
   ownerId: string;
@@ -134,6 +145,16 @@ export interface SimOptions {
   queueDelayMs: number;
   /** How long a task app's task runs (TASK_RUNNING) before it stops by itself. */
   taskDurationMs: number;
+  /**
+   * Whether a start's answer carries its `deploymentId` (clever-client.js and clever-tools read it;
+   * whether every answer has it is unconfirmed).
+   */
+  startAnswersDeploymentId: boolean;
+  /**
+   * Added to the date of a start's deployment: a negative offset dates it before entries listed below
+   * it (platform clocks apart; whether the list's dates follow its order is unconfirmed).
+   */
+  deploymentDateOffsetMs: number;
 }
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
@@ -146,6 +167,8 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   v2Queued: 'WIP',
   queueDelayMs: 0,
   taskDurationMs: 60 * SECOND,
+  startAnswersDeploymentId: true,
+  deploymentDateOffsetMs: 0,
 };
 
 /**
@@ -173,6 +196,49 @@ export class SimError extends Error {
     this.status = status;
     this.id = id;
   }
+}
+
+/** What an app is created with (`SimulatedCloud.addApp`). */
+export interface NewAppOptions {
+  id?: string;
+  state?: CleverState;
+  neverDeployed?: boolean;
+  lastDeployment?: DeploymentState;
+  flavor?: SimApp['flavor'];
+  instances?: number;
+  vhosts?: string[];
+  deployDurationMs?: number;
+  lifetime?: SimApp['lifetime'];
+}
+
+/** A new app, deployed and running unless told otherwise (its deployments are the model's to add). */
+export function newSimApp(ownerId: string, name: string, options: NewAppOptions, now: number): SimApp {
+  const id = options.id ?? newId('app');
+  return {
+    id,
+    ownerId,
+    name,
+    state: options.state ?? (options.neverDeployed ? 'SHOULD_BE_DOWN' : 'SHOULD_BE_UP'),
+    commitId: options.neverDeployed ? null : randomCommit(),
+    deployments: [],
+    creationDate: now - 30 * 24 * 60 * MINUTE,
+    lastDeploy: 0,
+    instanceType: 'node',
+    flavor: options.flavor ?? { ...DEFAULT_FLAVOR },
+    lifetime: options.lifetime ?? 'REGULAR',
+    minInstances: options.instances ?? 1,
+    maxInstances: options.instances ?? 1,
+    vhosts: options.vhosts ?? [`${id.replace('_', '-')}.cleverapps.io`],
+    nextOutcomes: [],
+    stopNeverCompletes: false,
+    deployDurationMs: options.deployDurationMs ?? null,
+    accessLog: [],
+    pending: [],
+  };
+}
+
+export function randomCommit(): string {
+  return randomUUID().replaceAll('-', '').padEnd(40, '0').slice(0, 40);
 }
 
 /** Ids as Clever Cloud writes them: a prefix and a v4 UUID (app_..., orga_..., user_...). */

@@ -40,6 +40,7 @@ function fullRecord(appId: string): AppRecord {
     firstStartAskedAt: T - 2 * MINUTE,
     lastStartAskedAt: T - MINUTE,
     deploymentId: 'deployment_1',
+    knownDeploymentId: 'deployment_0',
     cause: null,
     pendingCall: 'start',
     wakeRequestedAt: T - 3 * MINUTE,
@@ -153,6 +154,18 @@ for (const kind of kinds) {
       const [last] = await restarted.historyOf('app_bare');
       expect(last).toMatchObject({ appId: 'app_bare', at: T + 1, kind: 'release', from: 'Up', to: null });
       expect(typeof last?.id).toBe('number');
+    });
+
+    it("keeps a known deployment '' (an empty list was read) apart from null (none read)", async () => {
+      const store = await open();
+      const empty = { ...newRecord('app_empty', 'orga_acme', 'empty', T), knownDeploymentId: '' };
+      const unread = newRecord('app_unread', 'orga_acme', 'unread', T);
+      await store.commit({ upsert: empty, history: [] });
+      await store.commit({ upsert: unread, history: [] });
+      const known = async (s: ReaperStore) =>
+        Object.fromEntries((await s.loadRecords()).map((r) => [r.appId, r.knownDeploymentId]));
+      expect(await known(store)).toEqual({ app_empty: '', app_unread: null });
+      expect(await known(await f.reopen())).toEqual({ app_empty: '', app_unread: null });
     });
 
     it('commits all or nothing: a failure in the middle of a commit leaves nothing written', async () => {

@@ -39,6 +39,7 @@ export const COLUMNS: [keyof AppRecord, string][] = [
   ['redeploySeenAt', 'redeploy_seen_at'],
   ['dryRunSleepNotedAt', 'dry_run_sleep_noted_at'],
   ['notice', 'notice'],
+  ['knownDeploymentId', 'known_deployment_id'],
 ];
 
 /** Migrations, in order; the index + 1 is the schema version they lead to. Never edit a released one. */
@@ -133,6 +134,8 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
         expires_at INTEGER NOT NULL
       ) STRICT;
     `),
+  // 4: the newest deployment known for the app, that a start's own deployment is listed above.
+  (db) => db.exec('ALTER TABLE app_state ADD COLUMN known_deployment_id TEXT;'),
 ];
 
 export class Datastore implements EngineStore {

@@ -163,6 +163,11 @@ export const PG_MIGRATIONS: string[] = [
   CREATE TRIGGER wake_requests_notify AFTER INSERT ON wake_requests
     FOR EACH ROW EXECUTE FUNCTION reaper_notify_request();
   `,
+  // 4: the newest deployment known for the app, that a start's own deployment is listed above
+  // (SQLite's version 4).
+  `
+  ALTER TABLE app_state ADD COLUMN known_deployment_id TEXT;
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */
