@@ -28,6 +28,7 @@ import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
+import { ownHostOf } from '../traffic/loop-guard.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
 import { EventFollower, type EventSource } from './event-follower.ts';
@@ -233,7 +234,10 @@ async function open(parts: Parts): Promise<Session> {
     config,
     clock,
     accessLogs: accessLogsOf(clever),
-    upstream: cleverUpstream(clever, parts.origin ? { origin: parts.origin } : {}),
+    upstream: cleverUpstream(clever, {
+      ...(parts.origin ? { origin: parts.origin } : {}),
+      isOwnHost: ownHostOf(engine),
+    }),
     expectedWakeMs: parts.expectedWakeMs,
     ...(log ? { log } : {}),
   });

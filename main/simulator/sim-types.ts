@@ -111,6 +111,8 @@ export interface SimApp {
   stopNeverCompletes: boolean;
   deployDurationMs: number | null;
   accessLog: AccessLogEntry[];
+  /** When a start last brought the stopped app up (the front's warm-up counts from it). */
+  upSince?: number;
   /** Pending changes, applied when their time comes (tagged with the deployment they belong to). */
   pending: { at: number; apply: () => void; uuid: string }[];
 }
@@ -134,7 +136,17 @@ export interface SimOptions {
   queueDelayMs: number;
   /** How long a task app's task runs (TASK_RUNNING) before it stops by itself. */
   taskDurationMs: number;
+  // ---- Clever Cloud's front (app-front.ts; docs/clever-cloud-facts.md, "The front") ----
+  /** After a stopped app came up: how long the front still answers "not routed yet" (0: never). */
+  frontWarmupMs: number;
+  /** How it answers meanwhile: its 404 with X-CleverCloudUpgrade, a 503, or the two in turn. */
+  frontWarmupAnswer: FrontAnswer | 'alternate';
+  /** How it answers for a stopped app. */
+  frontStoppedAnswer: FrontAnswer;
 }
+
+/** The front's answers for an app it does not route: its 404 with X-CleverCloudUpgrade, or a 503. */
+export type FrontAnswer = 'upgrade-404' | 'unavailable-503';
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
   deployDurationMs: 45 * SECOND,
@@ -146,6 +158,9 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   v2Queued: 'WIP',
   queueDelayMs: 0,
   taskDurationMs: 60 * SECOND,
+  frontWarmupMs: 0,
+  frontWarmupAnswer: 'upgrade-404',
+  frontStoppedAnswer: 'unavailable-503',
 };
 
 /**
