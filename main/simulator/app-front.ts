@@ -19,7 +19,6 @@ export function serveApp(
 ): void {
   const up = cloud.app(app.ownerId, app.id)?.state === 'SHOULD_BE_UP';
   const notRouted = notRoutedYet(cloud, app);
-  const running = up && !notRouted;
   const front = !up ? cloud.options.frontStoppedAnswer : notRouted;
   const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   cloud.recordRequest(app.id, {
