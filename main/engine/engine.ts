@@ -14,6 +14,7 @@
  * journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
+import { formatDuration } from '../../shared/durations.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
@@ -393,6 +394,17 @@ export class Engine {
     ]);
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
+  }
+
+  /**
+   * The wake proxy saw the app answer the first request of a wake: the history says how long that
+   * visitor waited, from the request to the app's own answer, and how long after Up it came.
+   */
+  async firstAnswer(appId: string, waitMs: number, afterUpMs: number): Promise<void> {
+    const record = this.core.records.get(appId);
+    if (!record) return;
+    const reason = `the app answered the first request ${formatDuration(waitMs)} after it (${formatDuration(afterUpMs)} after Up)`;
+    await this.journal.commit(record, {}, undefined, [{ kind: 'first-answer', actor: 'request', reason }]);
   }
 
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */

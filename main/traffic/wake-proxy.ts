@@ -74,7 +74,7 @@ export interface WakeProxyOptions {
   statusEveryMs?: number;
   /** This reaper's instance id, for its `Via` entry (default: one per proxy). */
   instanceId?: string;
-  /** The app answered the first request of a wake (the wait its visitor had). */
+  /** The app answered the first request of a wake (the wait its visitor had; the history says it too). */
   onFirstAnswer?: (answer: FirstAnswer) => void;
 }
 
@@ -295,7 +295,15 @@ export class WakeProxy {
         return probeUpstream(upstream, agents, withVia(undefined, this.via, '1.1'));
       },
       engine: options.engine,
-      ...(options.onFirstAnswer ? { onFirstAnswer: options.onFirstAnswer } : {}),
+      onFirstAnswer: (answer) => {
+        options.onFirstAnswer?.(answer);
+        if (answer.timedOut) return;
+        options.engine
+          .firstAnswer(answer.appId, answer.waitMs, answer.afterUpMs)
+          .catch((error: unknown) =>
+            options.log?.('warn', `wake proxy: the first answer of ${answer.appId}: ${describeError(error)}`),
+          );
+      },
     });
   }
 
