@@ -14,14 +14,13 @@
  * journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
-import { formatDuration } from '../../shared/durations.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
-import { wouldWakeNotes } from './decide-wake.ts';
+import { firstAnswerNote, wouldWakeNotes } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
 import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
@@ -396,15 +395,10 @@ export class Engine {
     return this.mustGet(appId);
   }
 
-  /**
-   * The wake proxy saw the app answer the first request of a wake: the history says how long that
-   * visitor waited, from the request to the app's own answer, and how long after Up it came.
-   */
+  /** The wake proxy saw the app answer a wake's first request: the wait its visitor had (history). */
   async firstAnswer(appId: string, waitMs: number, afterUpMs: number): Promise<void> {
     const record = this.core.records.get(appId);
-    if (!record) return;
-    const reason = `the app answered the first request ${formatDuration(waitMs)} after it (${formatDuration(afterUpMs)} after Up)`;
-    await this.journal.commit(record, {}, undefined, [{ kind: 'first-answer', actor: 'request', reason }]);
+    if (record) await this.journal.commit(record, {}, undefined, [firstAnswerNote(waitMs, afterUpMs)]);
   }
 
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */

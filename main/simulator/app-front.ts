@@ -25,7 +25,7 @@ export function serveApp(
     path: url.pathname + url.search,
     sourceIp,
     method: req.method ?? 'GET',
-    host: app.vhosts[0] ?? '',
+    host: (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase() || (app.vhosts[0] ?? ''),
     statusCode: front === 'upgrade-404' ? 404 : front ? 503 : 200,
   });
   req.resume();
