@@ -14,6 +14,7 @@ import { useUnsavedChanges } from '../lib/unsaved-changes.ts';
 import { useDashboard } from '../store/context.tsx';
 import { EditorForm } from './EditorForm.tsx';
 import { Switch } from './form.tsx';
+import { RouteFrontDoor } from './RouteFrontDoor.tsx';
 import { RouteTarget, usePickable } from './RouteTarget.tsx';
 import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 import { useEditorForm } from './use-editor-form.tsx';
@@ -112,6 +113,7 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
         text={text}
         examples={{ hosts: t('editor.hostsExample'), group: t('editor.groupExample') }}
       />
+      <RouteFrontDoor id={id} draft={draft} set={set} err={err} described={described} />
     </EditorForm>
   );
 }
