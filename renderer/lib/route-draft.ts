@@ -84,7 +84,14 @@ function frontFieldsOf(draft: Draft): FrontDoorFields {
   const { readyDelay, ...rest } = draft.front;
   const n = parseDecimal(readyDelay);
   const fields: FrontDoor = { ...rest, readyDelayMs: n === null ? Number.NaN : Math.round(n * SECOND) };
-  if (!draft.frontSaved && JSON.stringify(fields) === JSON.stringify(DEFAULT_FRONT_DOOR)) return {};
+  const d = DEFAULT_FRONT_DOOR;
+  const defaults =
+    fields.readyDelayMs === d.readyDelayMs &&
+    fields.callers === d.callers &&
+    fields.ignoredAnswer === d.ignoredAnswer &&
+    fields.quietAgents.builtIn === d.quietAgents.builtIn &&
+    fields.quietAgents.wake.length === 0;
+  if (!draft.frontSaved && defaults) return {};
   return fields;
 }
 
