@@ -102,6 +102,8 @@ const ENGINE_REASONS = [
   'keep awake cancelled',
   `kept awake until ${new Date(T0 + 2 * HOUR).toISOString()}`,
   'reset from the console',
+  'the app answered the first request 47 s after it (1 s after Up)',
+  'the app answered the first request 1 min 5 s after it (0 s after Up)',
   'Clever Cloud accepted the stop (DELETE instances)',
   'Clever Cloud accepted the start',
   'Clever Cloud accepted the start (sent again)',

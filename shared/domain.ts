@@ -220,6 +220,8 @@ export const HISTORY_KINDS = [
   'reset',
   'call-failed',
   'keep-awake',
+  /** The wake proxy saw the app answer the first request of a wake (the wait its visitor had). */
+  'first-answer',
 ] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 

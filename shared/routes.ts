@@ -5,6 +5,13 @@
  */
 import { z } from 'zod';
 import { HOUR, MINUTE } from './durations.ts';
+import {
+  CALLER_MODES,
+  type FrontDoorFields,
+  IGNORED_ANSWERS,
+  MAX_READY_DELAY_MS,
+  QUIET_AGENT_NAMES,
+} from './front-door.ts';
 import { parseCidr } from './net.ts';
 import { type MustBeUpRange, rangeProblems } from './schedule.ts';
 import { noRepeats, says } from './validation.ts';
@@ -25,7 +32,7 @@ export interface TrafficFilters {
   sources: string[];
 }
 
-export interface Route {
+export interface Route extends FrontDoorFields {
   id: string;
   appId: string;
   ownerId: string;
@@ -93,6 +100,19 @@ const routeFields = {
     .superRefine(noRepeats()),
   filters: filtersSchema,
   group: z.string().trim().max(GROUP_NAME_MAX),
+  // ---- the front door: how the wake proxy answers this route's callers (shared/front-door.ts) ----
+  readyDelayMs: z.number().int().min(0).max(MAX_READY_DELAY_MS),
+  callers: z.enum(CALLER_MODES),
+  ignoredAnswer: z.enum(IGNORED_ANSWERS),
+  quietAgents: z
+    .object({
+      builtIn: z.boolean(),
+      wake: z
+        .array(z.string().refine((name) => QUIET_AGENT_NAMES.includes(name), says('quietAgent')))
+        .max(QUIET_AGENT_NAMES.length)
+        .superRefine(noRepeats()),
+    })
+    .strict(),
 };
 
 /** A new route: only the app and its owner are required. */
@@ -106,6 +126,10 @@ export const routeCreateSchema = z
     hosts: routeFields.hosts.default([]),
     filters: filtersSchema.default({ pathPrefixes: [], sources: [] }),
     group: routeFields.group.optional(),
+    readyDelayMs: routeFields.readyDelayMs.optional(),
+    callers: routeFields.callers.optional(),
+    ignoredAnswer: routeFields.ignoredAnswer.optional(),
+    quietAgents: routeFields.quietAgents.optional(),
   })
   .strict();
 export type RouteCreate = z.input<typeof routeCreateSchema>;

@@ -3,6 +3,7 @@
  * the reaper, the wake a request or a must-be-up range asks for, and the table of "Waking up".
  */
 import { type Actor, type AppRecord, assertNever, CAUSES, type TrafficSource } from '../../shared/domain.ts';
+import { formatDuration } from '../../shared/durations.ts';
 import {
   act,
   actorOfSource,
@@ -294,4 +295,13 @@ export function wouldWakeNotes(
         },
       ]
     : undefined;
+}
+
+/** The history note of a wake's first answer, seen by the wake proxy: how long its visitor waited. */
+export function firstAnswerNote(
+  waitMs: number,
+  afterUpMs: number,
+): { kind: 'first-answer'; actor: 'request'; reason: string } {
+  const reason = `the app answered the first request ${formatDuration(waitMs)} after it (${formatDuration(afterUpMs)} after Up)`;
+  return { kind: 'first-answer', actor: 'request', reason };
 }

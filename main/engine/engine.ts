@@ -20,7 +20,7 @@ import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
 import { membersToWake } from './decide-group.ts';
-import { wouldWakeNotes } from './decide-wake.ts';
+import { firstAnswerNote, wouldWakeNotes } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
 import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
@@ -398,6 +398,12 @@ export class Engine {
     ]);
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
+  }
+
+  /** The wake proxy saw the app answer a wake's first request: the wait its visitor had (history). */
+  async firstAnswer(appId: string, waitMs: number, afterUpMs: number): Promise<void> {
+    const record = this.core.records.get(appId);
+    if (record) await this.journal.commit(record, {}, undefined, [firstAnswerNote(waitMs, afterUpMs)]);
   }
 
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */

@@ -19,6 +19,7 @@ import { PgTeamStore } from '../store/postgres/pg-team-store.ts';
 import { LeaseKeeper } from '../team/lease-keeper.ts';
 import { TeamSync } from '../team/team-sync.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
+import { ownHostOf } from '../traffic/loop-guard.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
 import { EventFollower, type EventSource } from './event-follower.ts';
@@ -190,7 +191,10 @@ export async function compose(parts: Parts): Promise<Session> {
     config,
     clock,
     accessLogs: accessLogsOf(clever),
-    upstream: cleverUpstream(clever, parts.origin ? { origin: parts.origin } : {}),
+    upstream: cleverUpstream(clever, {
+      ...(parts.origin ? { origin: parts.origin } : {}),
+      isOwnHost: ownHostOf(engine),
+    }),
     expectedWakeMs: parts.expectedWakeMs,
     ...(log ? { log } : {}),
   });

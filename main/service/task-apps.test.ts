@@ -4,51 +4,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../shared/errors.ts';
-import { CleverClient } from '../clever/client.ts';
-import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { accountOn, closeAccounts } from '../testing/account-service.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
-import { FixedCredentials } from './credentials.ts';
-import { ReaperService } from './reaper-service.ts';
-import { createSessionFactory } from './session.ts';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function accountOn(cloud: SimulatedCloud, clock: ManualClock) {
-  const sim: SimulatorServer = await startSimulatorServer({ cloud });
-  closers.push(() => sim.close());
-  const o = DEMO_CREDENTIALS.oauth;
-  const client = new CleverClient({
-    credentials: operatorCredentials(
-      { kind: 'oauth1', token: o.token, secret: o.secret },
-      { consumerKey: o.consumerKey, consumerSecret: o.consumerSecret },
-    ),
-    apiHost: sim.url,
-  });
-  const service = new ReaperService({
-    sessions: createSessionFactory({
-      demoClock: clock,
-      accountClock: clock,
-      timeScale: 1,
-      scenario: 'e2e',
-      accountBackend: () => new MemoryBackend(),
-      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
-    }),
-    credentials: new FixedCredentials(client),
-    initial: 'account',
-    version: 'test',
-  });
-  await service.start();
-  closers.push(() => service.close());
-  return service.api();
-}
+afterEach(closeAccounts);
 
 describe('task apps', () => {
   it('a route to a task app is refused with the reason; a regular app of the same owner is accepted', async () => {

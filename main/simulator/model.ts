@@ -214,6 +214,8 @@ export class SimulatedCloud {
   /** A deployment ends: its state, the app's, and the event that says so; the next queued begins. */
   private finish(app: SimApp, d: SimDeployment, state: DeploymentState, appState?: CleverState): void {
     d.state = state;
+    if (appState === 'SHOULD_BE_UP' && app.state !== 'SHOULD_BE_UP')
+      app.upSince = this.settlingAt ?? this.clock.now();
     if (appState) app.state = appState;
     this.emitDeployment(app, d, 'DEPLOYMENT_ACTION_END');
     const next = app.deployments.findLast((x) => x.state === 'QUEUED' && x.action === 'DEPLOY');

@@ -122,6 +122,8 @@ export interface SimApp {
   stopNeverCompletes: boolean;
   deployDurationMs: number | null;
   accessLog: AccessLogEntry[];
+  /** When a start last brought the stopped app up (the front's warm-up counts from it). */
+  upSince?: number;
   /** Pending changes, applied when their time comes (tagged with the deployment they belong to). */
   pending: { at: number; apply: () => void; uuid: string }[];
 }
@@ -155,7 +157,17 @@ export interface SimOptions {
    * it (platform clocks apart; whether the list's dates follow its order is unconfirmed).
    */
   deploymentDateOffsetMs: number;
+  // ---- Clever Cloud's front (app-front.ts; docs/clever-cloud-facts.md, "The front") ----
+  /** After a stopped app came up: how long the front still answers "not routed yet" (0: never). */
+  frontWarmupMs: number;
+  /** How it answers meanwhile: its 404 with X-CleverCloudUpgrade, a 503, or the two in turn. */
+  frontWarmupAnswer: FrontAnswer | 'alternate';
+  /** How it answers for a stopped app. */
+  frontStoppedAnswer: FrontAnswer;
 }
+
+/** The front's answers for an app it does not route: its 404 with X-CleverCloudUpgrade, or a 503. */
+export type FrontAnswer = 'upgrade-404' | 'unavailable-503';
 
 export const DEFAULT_SIM_OPTIONS: SimOptions = {
   deployDurationMs: 45 * SECOND,
@@ -169,6 +181,9 @@ export const DEFAULT_SIM_OPTIONS: SimOptions = {
   taskDurationMs: 60 * SECOND,
   startAnswersDeploymentId: true,
   deploymentDateOffsetMs: 0,
+  frontWarmupMs: 0,
+  frontWarmupAnswer: 'upgrade-404',
+  frontStoppedAnswer: 'unavailable-503',
 };
 
 /**

@@ -19,6 +19,11 @@ export interface StatusStreamsOptions {
   /** Real time between two status events. */
   everyMs: number;
   log?: Log;
+  /** Up is said once the app answered (ready-gate.ts): until then, the page keeps waiting. */
+  gate?: {
+    isOpen(appId: string, upAt: number | null): boolean;
+    onOpen(listener: (appId: string) => void): () => void;
+  };
 }
 
 export class StatusStreams {
@@ -82,9 +87,11 @@ export class StatusStreams {
       fullSince = null;
       const r = engine.get(appId);
       const startedAt = r?.firstStartAskedAt ?? r?.stateSince ?? null;
+      const answering = r?.state !== 'Up' || (this.options.gate?.isOpen(appId, r.cameUpAt) ?? true);
+      const state = r && answering ? r.state : r ? 'WaitingForUp' : 'Up';
       const payload = {
-        state: r?.state ?? 'Up',
-        label: r ? CONSOLE_LABELS[r.state] : 'Up',
+        state,
+        label: CONSOLE_LABELS[state],
         cause: r?.cause ?? null,
         startedAt,
         elapsedMs: startedAt === null ? 0 : clock.now() - startedAt,
@@ -96,9 +103,13 @@ export class StatusStreams {
       if ((e.type === 'app' && e.record.appId === appId) || (e.type === 'removed' && e.appId === appId))
         send();
     });
+    const offGate = this.options.gate?.onOpen((id) => {
+      if (id === appId) send();
+    });
     const timer = setInterval(send, this.options.everyMs);
     res.on('close', () => {
       off();
+      offGate?.();
       clearInterval(timer);
       this.live.delete(res);
       this.places.release(address);

@@ -27,15 +27,25 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
+import type { AppRecord } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
+import {
+  answerFailed,
+  answerIgnored,
+  answerLate,
+  answerUnavailable,
+  CallerPolicy,
+  quietBecause,
+} from './caller-policy.ts';
 import { keepFraming, refuse, unframed } from './framing.ts';
 import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
+import { cameThroughHere, LOOP_TEXT, viaPseudonym, withVia } from './loop-guard.ts';
+import { type FirstAnswer, probeUpstream, ReadyGate } from './ready-gate.ts';
 import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
@@ -62,6 +72,10 @@ export interface WakeProxyOptions {
   limits?: Partial<ProxyLimits>;
   /** Real time between two status events of a live-status stream (default 1 s). */
   statusEveryMs?: number;
+  /** This reaper's instance id, for its `Via` entry (default: one per proxy). */
+  instanceId?: string;
+  /** The app answered the first request of a wake (the wait its visitor had; the history says it too). */
+  onFirstAnswer?: (answer: FirstAnswer) => void;
 }
 
 const HOP_BY_HOP = new Set([
@@ -90,17 +104,25 @@ export class WakeProxy {
   private readonly refused: RefusedRequests;
   /** Connections closed at once because a cap was reached (in total, or for their address). */
   turnedAway = 0;
+  /** This reaper's name in the Via header of what it forwards (loop-guard.ts). */
+  readonly via: string;
+  private readonly gate: ReadyGate;
+  private readonly policy: CallerPolicy;
 
   constructor(options: WakeProxyOptions) {
     this.options = options;
     this.limits = { ...proxyLimits(), ...options.limits };
     this.connections = new Places(() => this.limits.maxConnectionsPerAddress);
     this.refused = new RefusedRequests('wake proxy', () => options.engine.storage === null, options.log);
+    this.via = viaPseudonym(options.instanceId);
+    this.policy = new CallerPolicy(options.routes);
+    this.gate = this.readyGate();
     this.streams = new StatusStreams({
       engine: options.engine,
       clock: options.clock,
       limits: this.limits,
       everyMs: options.statusEveryMs ?? 1000,
+      gate: this.gate,
       ...(options.log ? { log: options.log } : {}),
     });
   }
@@ -147,6 +169,7 @@ export class WakeProxy {
     const server = this.server;
     this.server = null;
     this.streams.close();
+    this.gate.close();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     if (!server) return;
@@ -189,6 +212,7 @@ export class WakeProxy {
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
     const framing = unframed(req);
     if (framing) return refuse(res, framing);
+    if (cameThroughHere(req.headers.via, this.via)) return plain(res, 508, LOOP_TEXT);
     const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
     const appId = this.appFor(host);
     if (!appId)
@@ -202,9 +226,14 @@ export class WakeProxy {
 
     const path = target;
     const sourceIp = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    const ignored = routing ? ignoredBecause({ path, sourceIp }, compiled(routing.filters)) : null;
+    const door = this.policy.doorFor(host);
+    const ignored =
+      (routing ? ignoredBecause({ path, sourceIp }, compiled(routing.filters)) : null) ??
+      quietBecause(req.headers['user-agent'], door);
     const now = this.options.clock.now();
     if (ignored) this.options.stats.ignored(appId, ignored, now);
+    const accept = req.headers.accept ?? '';
+    const browser = (req.method === 'GET' || req.method === 'HEAD') && accept.includes('text/html');
 
     if (!record || !SLEEPING.has(record.state)) {
       // Up, Error (left alone, as if the reaper was not there), or not yet known: straight through.
@@ -212,21 +241,70 @@ export class WakeProxy {
         this.options.stats.counted(appId, 'wake-proxy');
         engine.request(appId, 'wake-proxy', now).then(this.refused.recorded, this.refused.failed);
       }
+      // Just woken, and the app has not answered since (ready-gate.ts): held until it does.
+      const waiting =
+        record?.state === 'Up' ? this.gate.wait(appId, record.cameUpAt, door.readyDelayMs) : null;
+      if (waiting) return this.afterGate(waiting, record!, req, res);
       return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res);
     }
 
-    if (ignored) {
-      res.setHeader('retry-after', '30');
-      return plain(res, 503, `${record.name} is asleep; this request (${ignored}) does not wake it`);
-    }
+    if (ignored) return answerIgnored(res, record, door, ignored);
     this.options.stats.counted(appId, 'wake-proxy');
+    this.gate.asked(appId, now);
     const asking = this.refused.settle(engine.request(appId, 'wake-proxy', now));
 
-    const accept = req.headers.accept ?? '';
-    if ((req.method === 'GET' || req.method === 'HEAD') && accept.includes('text/html')) {
-      return this.pageOrPass(record, asking, req, res);
+    if (browser) return this.pageOrPass(record, asking, req, res);
+    if (door.callers === 'unavailable') {
+      req.resume();
+      return answerUnavailable(res, record, this.retryAfter(appId));
     }
-    return this.hold(record, asking, req, res);
+    return this.hold(record, asking, req, res, door.readyDelayMs);
+  }
+
+  /** Seconds a caller told to come back should wait: the app's usual wake, at least 5 s. */
+  private retryAfter(appId: string): number {
+    return Math.max(5, Math.round((this.options.expectedWakeMs?.(appId) ?? 30_000) / 1000));
+  }
+
+  /** Forward once the app answered (its body stays in the socket meanwhile). */
+  private async afterGate(
+    waiting: Promise<void>,
+    record: AppRecord,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    req.pause();
+    await waiting;
+    if (res.destroyed) return;
+    return this.forward(record.appId, record.ownerId, req, res);
+  }
+
+  /** The ready gate: its probe goes where the app's requests go, with this reaper's Via. */
+  private readyGate(): ReadyGate {
+    const { options } = this;
+    const agents = { http: this.httpAgent, https: this.httpsAgent };
+    return new ReadyGate({
+      clock: options.clock,
+      limitMs: options.holdDeadlineMs,
+      probe: async (appId) => {
+        const r = options.engine.get(appId);
+        const upstream = await options.upstream(
+          appId,
+          r?.ownerId ?? options.engine.routingOf(appId)?.ownerId ?? '',
+        );
+        return probeUpstream(upstream, agents, withVia(undefined, this.via, '1.1'));
+      },
+      engine: options.engine,
+      onFirstAnswer: (answer) => {
+        options.onFirstAnswer?.(answer);
+        if (answer.timedOut) return;
+        options.engine
+          .firstAnswer(answer.appId, answer.waitMs, answer.afterUpMs)
+          .catch((error: unknown) =>
+            options.log?.('warn', `wake proxy: the first answer of ${answer.appId}: ${describeError(error)}`),
+          );
+      },
+    });
   }
 
   /**
@@ -251,6 +329,7 @@ export class WakeProxy {
     asking: Promise<boolean>,
     req: IncomingMessage,
     res: ServerResponse,
+    readyDelayMs: number,
   ): Promise<void> {
     const { engine } = this.options;
     const { appId } = record;
@@ -266,23 +345,14 @@ export class WakeProxy {
           gone.signal.addEventListener('abort', () => reject(new Error('client gone'))),
         ),
       ]);
+      if (ready.state === 'Error') return answerFailed(res, ready);
+      const waiting = this.gate.wait(appId, ready.cameUpAt, readyDelayMs);
+      if (waiting) await waiting;
+      if (gone.signal.aborted) return;
       return this.forward(appId, ready.ownerId, req, res);
     } catch {
       if (gone.signal.aborted) return;
-      const retryAfter = Math.max(5, Math.round((this.options.expectedWakeMs?.(appId) ?? 30_000) / 1000));
-      res.writeHead(503, {
-        'content-type': 'application/json; charset=utf-8',
-        'retry-after': String(retryAfter),
-        'cache-control': 'no-store',
-      });
-      const latest = engine.get(appId);
-      res.end(
-        JSON.stringify({
-          error: `${record.name} is waking up and was not ready in time`,
-          state: latest ? CONSOLE_LABELS[latest.state] : 'Released',
-          retryAfterSeconds: retryAfter,
-        }),
-      );
+      answerLate(res, record.name, engine.get(appId), this.retryAfter(appId));
     }
   }
 
@@ -346,6 +416,7 @@ export class WakeProxy {
     headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${client}` : client;
     headers['x-forwarded-host'] = incoming.host ?? '';
     headers['x-forwarded-proto'] = 'http';
+    headers.via = withVia(incoming.via, this.via, req.httpVersion);
     headers.host = upstream.host;
     keepFraming(incoming, headers);
     const outgoing = (https ? httpsRequest : httpRequest)(

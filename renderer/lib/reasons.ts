@@ -137,6 +137,11 @@ const RULES: readonly Rule[] = [
     values: (g) => ({ time: time(g.time!) }),
   },
   { pattern: re('reset from the console'), key: 'reset' },
+  {
+    pattern: re('the app answered the first request (?<wait>.+) after it \\((?<afterUp>.+) after Up\\)'),
+    key: 'firstAnswer',
+    values: (g) => ({ wait: duration(g.wait!), afterUp: duration(g.afterUp!) }),
+  },
   { pattern: re('Clever Cloud accepted the stop \\(DELETE instances\\)'), key: 'stopAccepted' },
   { pattern: re('Clever Cloud accepted the start'), key: 'startAccepted' },
   {

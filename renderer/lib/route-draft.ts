@@ -3,8 +3,14 @@
  * the problems of a refusal by field (pure).
  */
 import { ApiError } from '../../shared/api-errors.ts';
-import { HOUR, MINUTE } from '../../shared/durations.ts';
+import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError } from '../../shared/errors.ts';
+import {
+  DEFAULT_FRONT_DOOR,
+  type FrontDoor,
+  type FrontDoorFields,
+  frontDoorOf,
+} from '../../shared/front-door.ts';
 import { DEFAULT_GRACE_PERIOD_MS, type Route, type RouteCreate } from '../../shared/routes.ts';
 import type { MustBeUpRange } from '../../shared/schedule.ts';
 import { type FieldProblem, parseDecimal } from '../../shared/validation.ts';
@@ -26,6 +32,10 @@ export interface Draft {
   sources: string;
   /** The group the app sleeps and wakes with; '' for none. */
   group: string;
+  /** How the wake proxy answers this route's callers (shared/front-door.ts); the ready delay in s. */
+  front: Omit<FrontDoor, 'readyDelayMs'> & { readyDelay: string };
+  /** The route carried front-door fields when opened (they are then always sent). */
+  frontSaved: boolean;
 }
 
 /** Problems by field ('form' for those of no field), said in the language shown when rendered. */
@@ -54,7 +64,35 @@ export function draftOf(route: Route | null, forApp: { appId: string; ownerId: s
     pathPrefixes: route?.filters.pathPrefixes.join(', ') ?? '',
     sources: route?.filters.sources.join(', ') ?? '',
     group: route?.group ?? '',
+    ...frontDraftOf(route),
   };
+}
+
+function frontDraftOf(route: Route | null): Pick<Draft, 'front' | 'frontSaved'> {
+  const { readyDelayMs, ...rest } = frontDoorOf(route ?? undefined);
+  const saved =
+    route !== null &&
+    (route.readyDelayMs !== undefined ||
+      route.callers !== undefined ||
+      route.ignoredAnswer !== undefined ||
+      route.quietAgents !== undefined);
+  return { front: { ...rest, readyDelay: msTo(readyDelayMs, SECOND) }, frontSaved: saved };
+}
+
+/** The front-door fields to send: none while they are the defaults of a route that never had any. */
+function frontFieldsOf(draft: Draft): FrontDoorFields {
+  const { readyDelay, ...rest } = draft.front;
+  const n = parseDecimal(readyDelay);
+  const fields: FrontDoor = { ...rest, readyDelayMs: n === null ? Number.NaN : Math.round(n * SECOND) };
+  const d = DEFAULT_FRONT_DOOR;
+  const defaults =
+    fields.readyDelayMs === d.readyDelayMs &&
+    fields.callers === d.callers &&
+    fields.ignoredAnswer === d.ignoredAnswer &&
+    fields.quietAgents.builtIn === d.quietAgents.builtIn &&
+    fields.quietAgents.wake.length === 0;
+  if (!draft.frontSaved && defaults) return {};
+  return fields;
 }
 
 /** The grace period typed, in ms (a decimal comma is a decimal point); NaN when it is not a number. */
@@ -86,6 +124,7 @@ export function fieldsOf(draft: Draft) {
     hosts: list(draft.hosts),
     filters: { pathPrefixes: list(draft.pathPrefixes), sources: list(draft.sources) },
     group: draft.group,
+    ...frontFieldsOf(draft),
   } satisfies RouteCreate;
 }
 

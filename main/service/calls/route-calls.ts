@@ -5,6 +5,7 @@ import { describeError } from '../../../shared/log.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
 import { isTaskApp } from '../../engine/decide.ts';
 import { CleverCallError } from '../../engine/ports.ts';
+import { ownHostOf, upstreamHost } from '../../traffic/loop-guard.ts';
 import type { Session } from '../session.ts';
 import type { CallContext, HandlersOf } from './context.ts';
 
@@ -28,15 +29,20 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
 
     createRoute: async (input) => {
       const s = ctx.need();
-      await checkApp(s, input.ownerId, input.appId);
+      await checkApp(s, input.ownerId, input.appId, input.hosts ?? []);
       return s.config.save((c) => c.createRoute(input));
     },
 
     updateRoute: async ({ routeId, changes }) => {
       const s = ctx.need();
       const current = s.config.route(routeId);
-      if (changes.appId !== undefined || changes.ownerId !== undefined) {
-        await checkApp(s, changes.ownerId ?? current.ownerId, changes.appId ?? current.appId);
+      if (changes.appId !== undefined || changes.ownerId !== undefined || changes.hosts !== undefined) {
+        await checkApp(
+          s,
+          changes.ownerId ?? current.ownerId,
+          changes.appId ?? current.appId,
+          changes.hosts ?? current.hosts,
+        );
       }
       return s.config.save((c) => c.updateRoute(routeId, changes));
     },
@@ -57,8 +63,12 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
   };
 }
 
-/** A route must point at an app Clever Cloud knows, under that owner, and not at a task app. */
-async function checkApp(s: Session, ownerId: string, appId: string): Promise<void> {
+/**
+ * A route must point at an app Clever Cloud knows, under that owner, and not at a task app. A route
+ * the wake proxy serves (it has host names) needs a domain of the app that does not lead back to this
+ * reaper: its cleverapps.io domain, or one that is none of the reaper's host names (loop-guard.ts).
+ */
+async function checkApp(s: Session, ownerId: string, appId: string, hosts: readonly string[]): Promise<void> {
   let app: Awaited<ReturnType<typeof s.clever.getApplication>>;
   try {
     app = await s.clever.getApplication(ownerId, appId);
@@ -73,4 +83,11 @@ async function checkApp(s: Session, ownerId: string, appId: string): Promise<voi
     throw InputError.of('appId', 'unknownApp', { value: appId, owner: ownerId });
   }
   if (isTaskApp(app)) throw InputError.of('appId', 'taskApp', { value: app.name });
+  if (!hosts.length) return;
+  const saved = new Set(hosts.map((h) => h.trim().toLowerCase()));
+  const own = ownHostOf(s.engine);
+  if (upstreamHost(app.vhosts, (h) => saved.has(h) || own(h)) === null) {
+    const value = app.vhosts?.length ? app.vhosts.join(', ') : 'none';
+    throw InputError.of('hosts', 'noUpstream', { value });
+  }
 }

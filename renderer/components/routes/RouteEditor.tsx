@@ -22,6 +22,7 @@ import { useDashboard } from '../../store/context.tsx';
 import { EditorForm } from '../common/EditorForm.tsx';
 import { Switch } from '../common/form.tsx';
 import { useEditorForm } from '../common/use-editor-form.tsx';
+import { RouteFrontDoor } from './RouteFrontDoor.tsx';
 import { RouteTarget, usePickable } from './RouteTarget.tsx';
 import { RouteTemplateFields } from './RouteTemplateFields.tsx';
 
@@ -119,6 +120,7 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
         text={text}
         examples={{ hosts: t('editor.hostsExample'), group: t('editor.groupExample') }}
       />
+      <RouteFrontDoor id={id} draft={draft} set={set} err={err} described={described} />
     </EditorForm>
   );
 }

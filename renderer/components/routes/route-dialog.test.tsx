@@ -117,6 +117,36 @@ describe('the route editor dialog', () => {
     });
   });
 
+  it('sends the front-door fields only once changed: callers, ready delay, quiet user agents', async () => {
+    const api = fakeApi({ apps: [shop] });
+    const { user } = await openRoutes(api);
+    await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
+    let f = within(screen.getByRole('dialog'));
+    await user.clear(f.getByLabelText('Grace period'));
+    await user.type(f.getByLabelText('Grace period'), '2');
+    await user.click(f.getByRole('button', { name: 'Save the route' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const plain = api.calls.find((c) => c.name === 'updateRoute')?.input as { changes: object };
+    expect(Object.keys(plain.changes)).not.toContain('callers');
+
+    await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
+    f = within(screen.getByRole('dialog'));
+    await user.selectOptions(f.getByLabelText('Other callers while asleep'), 'unavailable');
+    await user.clear(f.getByLabelText('Ready delay (s)'));
+    await user.type(f.getByLabelText('Ready delay (s)'), '2,5');
+    await user.click(f.getByRole('switch', { name: /Never wake the app/ }));
+    await user.click(f.getByRole('button', { name: 'Save the route' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.calls.filter((c) => c.name === 'updateRoute').at(-1)?.input).toMatchObject({
+      changes: {
+        callers: 'unavailable',
+        ignoredAnswer: 'unavailable',
+        readyDelayMs: 2500,
+        quietAgents: { builtIn: false, wake: [] },
+      },
+    });
+  });
+
   it('says a grace period that is not a number, quoting it, in the field’s unit', async () => {
     const api = fakeApi({ apps: [shop] });
     const { user } = await openRoutes(api);

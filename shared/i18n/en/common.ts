@@ -104,6 +104,7 @@ export const common = {
     reset: 'reset',
     'call-failed': 'call failed',
     'keep-awake': 'keep awake',
+    'first-answer': 'first answer',
   },
   /** Short names of the Error causes (the causes themselves stay word for word). */
   causes: {

@@ -38,6 +38,7 @@ export const reasons = {
   byRoute: 'put under the reaper by a route',
   keepAwakeCancelled: 'keep awake cancelled',
   keptAwakeUntil: 'kept awake until {{time}}',
+  firstAnswer: 'the app answered the first request {{wait}} after it ({{afterUp}} after Up)',
   reset: 'reset from the console',
   stopAccepted: 'Clever Cloud accepted the stop (DELETE instances)',
   startAccepted: 'Clever Cloud accepted the start',

@@ -82,6 +82,20 @@ export const routes = {
     sources: 'Ignore sources',
     pathsExample: '/health, /metrics',
   },
+  /** How the wake proxy answers the route's callers while the app sleeps (shared/front-door.ts). */
+  front: {
+    callers: 'Other callers while asleep',
+    callerModes: { hold: 'Hold until the app answers', unavailable: 'Answer 503 at once (retry later)' },
+    callersHint: 'Browsers get the waking page; scripts and API clients get this.',
+    ignoredAnswer: 'Health checks while asleep',
+    ignoredAnswers: { unavailable: '503, retry later', status: '200 with a status body' },
+    readyDelay: 'Ready delay (s)',
+    readyDelayHint:
+      'After a wake, Clever Cloud’s 502, 503 and 504 mean “not routed yet” for this long; the app itself must answer before requests go through.',
+    quietAgents: 'Previews, monitors, crawlers',
+    quietOn: 'Never wake the app (Slackbot, UptimeRobot, Googlebot…)',
+    quietOff: 'Wake the app like anyone',
+  },
   ranges: {
     title: 'Must-be-up ranges',
     none: 'None: the grace period alone decides.',

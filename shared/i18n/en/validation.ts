@@ -23,6 +23,10 @@ export const validation = {
     rangeTimeZone: 'Range {{n}} time zone',
     hosts: 'Wake-proxy hosts',
     group: 'Group',
+    readyDelayMs: 'Ready delay',
+    callers: 'Other callers while asleep',
+    ignoredAnswer: 'Ignored requests while asleep',
+    quietAgents: 'User agents that never wake the app',
     filters: 'Traffic filters',
     pathPrefixes: 'Ignore paths',
     sources: 'Ignore sources',
@@ -137,6 +141,9 @@ export const validation = {
     notManaged: '{{field}}: the reaper manages no app {{value}}.',
     taskApp:
       '{{field}}: {{value}} is a task app (instance lifetime TASK): it runs and stops by itself, the reaper does not manage it.',
+    quietAgent: '{{field}}: “{{value}}” is not in the built-in list of user agents.',
+    noUpstream:
+      '{{field}}: the app has no cleverapps.io domain and every one of its domains ({{value}}) is a host name of this reaper: requests would come back here in a loop. Add a cleverapps.io domain to the app, or a domain that does not point at the reaper.',
     hostTaken: '{{field}}: {{value}} already routes to another app ({{other}}).',
     tokenMissing: '{{field}}: paste a token.',
     cursor: '{{field}}: “{{value}}” is not a page given by the previous one.',

@@ -98,6 +98,7 @@ export const common: Messages<typeof en> = {
     reset: 'réinitialisée',
     'call-failed': 'appel échoué',
     'keep-awake': 'maintenue éveillée',
+    'first-answer': 'première réponse',
   },
   causes: {
     stopTimeout: 'ne s’est pas arrêtée à temps',

@@ -36,6 +36,8 @@ export const reasons: Messages<typeof en> = {
   byRoute: 'confiée au reaper par une route',
   keepAwakeCancelled: 'maintien en éveil annulé',
   keptAwakeUntil: 'maintenue éveillée jusqu’à {{time}}',
+  firstAnswer:
+    'l’application a répondu à la première requête {{wait}} après elle ({{afterUp}} après l’éveil)',
   reset: 'réinitialisée depuis la console',
   stopAccepted: 'Clever Cloud a accepté l’arrêt (DELETE instances)',
   startAccepted: 'Clever Cloud a accepté le démarrage',

@@ -85,6 +85,22 @@ export const routes: Messages<typeof en> = {
     sources: 'Sources ignorées',
     pathsExample: '/health, /metrics',
   },
+  front: {
+    callers: 'Autres appelants pendant le sommeil',
+    callerModes: {
+      hold: 'Les retenir jusqu’à ce que l’application réponde',
+      unavailable: 'Répondre 503 tout de suite (réessayer plus tard)',
+    },
+    callersHint: 'Les navigateurs ont la page de réveil ; les scripts et clients d’API ont ceci.',
+    ignoredAnswer: 'Sondes de santé pendant le sommeil',
+    ignoredAnswers: { unavailable: '503, réessayer plus tard', status: '200 avec un état' },
+    readyDelay: 'Délai de disponibilité (s)',
+    readyDelayHint:
+      'Après un réveil, les 502, 503 et 504 de Clever Cloud veulent dire « pas encore routée » pendant ce délai ; l’application elle-même doit répondre avant que les requêtes passent.',
+    quietAgents: 'Aperçus, sondes, robots d’indexation',
+    quietOn: 'Ne réveillent jamais l’application (Slackbot, UptimeRobot, Googlebot…)',
+    quietOff: 'Réveillent l’application comme tout le monde',
+  },
   ranges: {
     title: 'Plages de disponibilité',
     none: 'Aucune : le délai de grâce décide seul.',

@@ -20,6 +20,10 @@ export const validation: Messages<typeof en> = {
     rangeTimeZone: 'Plage {{n}}, fuseau horaire',
     hosts: 'Noms d’hôte du proxy de réveil',
     group: 'Groupe',
+    readyDelayMs: 'Délai de disponibilité',
+    callers: 'Autres appelants pendant le sommeil',
+    ignoredAnswer: 'Requêtes ignorées pendant le sommeil',
+    quietAgents: 'Agents qui ne réveillent jamais l’application',
     filters: 'Filtres de trafic',
     pathPrefixes: 'Chemins ignorés',
     sources: 'Sources ignorées',
@@ -134,6 +138,9 @@ export const validation: Messages<typeof en> = {
     notManaged: '{{field}} : le reaper ne gère aucune application {{value}}.',
     taskApp:
       '{{field}} : {{value}} est une application de type tâche (durée de vie TASK) : elle démarre et s’arrête d’elle-même, le reaper ne la gère pas.',
+    quietAgent: '{{field}} : « {{value}} » n’est pas dans la liste intégrée des agents.',
+    noUpstream:
+      '{{field}} : l’application n’a pas de domaine cleverapps.io et chacun de ses domaines ({{value}}) est un nom d’hôte de ce reaper : les requêtes y reviendraient en boucle. Ajoutez à l’application un domaine cleverapps.io, ou un domaine qui ne pointe pas vers le reaper.',
     hostTaken: '{{field}} : {{value}} mène déjà à une autre application ({{other}}).',
     tokenMissing: '{{field}} : collez un jeton.',
     cursor: '{{field}} : « {{value}} » n’est pas une page donnée par la précédente.',
