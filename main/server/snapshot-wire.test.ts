@@ -4,8 +4,9 @@
  * dashboard's form (by app) is the same data as the flat one, and fits the first screen's budget.
  * Bytes are counted as node:http receives them (no decoding on the way).
  */
-import { request } from 'node:http';
+
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -53,7 +54,11 @@ function get(path: string, headers: Record<string, string>): Promise<Raw> {
 function decoded(raw: Raw): unknown {
   const encoding = raw.headers['content-encoding'];
   const body =
-    encoding === 'br' ? brotliDecompressSync(raw.body) : encoding === 'gzip' ? gunzipSync(raw.body) : raw.body;
+    encoding === 'br'
+      ? brotliDecompressSync(raw.body)
+      : encoding === 'gzip'
+        ? gunzipSync(raw.body)
+        : raw.body;
   return JSON.parse(body.toString('utf8'));
 }
 
@@ -83,7 +88,12 @@ afterAll(async () => {
 
 describe('the snapshot on the wire', () => {
   it('is sent as it is when the client accepts no compression, with Vary', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, br;q=0' }]) {
+    const asked: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'gzip;q=0, br;q=0' },
+    ];
+    for (const headers of asked) {
       const raw = await get('/api/snapshot', headers);
       expect(raw.status).toBe(200);
       expect(raw.headers['content-encoding']).toBeUndefined();
