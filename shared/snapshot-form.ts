@@ -11,13 +11,14 @@
  * Lossless: `snapshotFromForm(snapshotByApp(s))` is `s`, the routes' order included. Pure (no node:).
  */
 import type { AppView, Snapshot } from './api.ts';
+import { HTTP_ROUTES } from './api-http.ts';
 import type { Route } from './routes.ts';
 
 /** The query that asks for it. */
 export const SNAPSHOT_FORM_PARAM = 'form';
 export const SNAPSHOT_BY_APP = 'by-app';
 /** The snapshot's path in this form (the route table's path and the query). */
-export const SNAPSHOT_BY_APP_PATH = `/api/snapshot?${SNAPSHOT_FORM_PARAM}=${SNAPSHOT_BY_APP}`;
+export const SNAPSHOT_BY_APP_PATH = `${HTTP_ROUTES.snapshot.path}?${SNAPSHOT_FORM_PARAM}=${SNAPSHOT_BY_APP}`;
 
 /** A route as its app carries it: without the app's id, with its place in the flat list. */
 export type CarriedRoute = Omit<Route, 'appId'> & { at: number };
