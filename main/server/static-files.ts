@@ -67,8 +67,8 @@ export type Encoding = 'br' | 'gzip';
 /**
  * `body` compressed. 'static': a file, compressed once and kept (brotli quality 5: within 10 % of the
  * best for the bundle, in milliseconds rather than a second). 'dynamic': an API answer, compressed
- * at each request (brotli quality 4, gzip level 6: a 1 MB snapshot in about 10 ms, off the main
- * thread).
+ * at each request (brotli quality 4, gzip level 6: the 1 MB snapshot of 1,000 apps in 15 to 40 ms,
+ * measured on a loaded machine, on zlib's thread pool rather than the event loop).
  */
 export function compressBody(body: Buffer, encoding: Encoding, use: 'static' | 'dynamic'): Promise<Buffer> {
   if (encoding === 'gzip') return promisify(gzip)(body, { level: 6 });
