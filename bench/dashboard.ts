@@ -26,11 +26,19 @@
  *
  *   npx node bench/dashboard.ts [--apps 1000] [--runs 7] [--changes 24] [--seconds 10] [--churn 100]
  *                               [--only first-render]   (a) alone, with 1,000 apps and no baseline)
+ *                               [--before DIR [--rounds 2]]   (a) alone, DIR's tree and this one
+ *                                                              alternated in one run)
+ *
+ * The first render also reports the bytes on the wire (`wire`): the snapshot and the scripts run
+ * before the rows showed, as received (brotli: Chromium offers it to loopback) and gzipped (what
+ * Chromium offers a server over plain http:// elsewhere).
  *
  * Goals of the issue: first render < 500 ms, change on screen < 250 ms, no frame over 50 ms.
  * Nothing here asserts: the figures are printed (JSON lines) and returned.
  */
 import { execFileSync } from 'node:child_process';
+import { get as httpGet } from 'node:http';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
@@ -202,6 +210,15 @@ interface Load {
   painted: number;
   domContentLoaded: number;
   snapshotEnd: number | null;
+  /** Bytes of the snapshot's body on the wire (as the browser asked for it: brotli on loopback). */
+  snapshotBytes: number | null;
+  /** The snapshot's URL, as the page asked for it. */
+  snapshotUrl: string | null;
+  /** Bytes on the wire of the scripts (and of the stylesheet) received before the rows showed. */
+  scriptBytes: number;
+  styleBytes: number;
+  /** The page's own paths of those scripts. */
+  scripts: string[];
 }
 
 /** What the page measured of its load, once its table has rendered. */
@@ -214,11 +231,19 @@ async function loadOf(page: Page): Promise<Load> {
   return page.evaluate<Load>(`(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const snap = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/snapshot'));
+    const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= window.__bench.firstRows);
+    const sum = (list) => list.reduce((a, e) => a + e.encodedBodySize, 0);
+    const js = before.filter((e) => /.js$/.test(new URL(e.name).pathname));
     return {
       rows: window.__bench.firstRows,
       painted: window.__bench.firstPainted,
       domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
       snapshotEnd: snap ? snap.responseEnd : null,
+      snapshotBytes: snap ? snap.encodedBodySize : null,
+      snapshotUrl: snap ? new URL(snap.name).pathname + new URL(snap.name).search : null,
+      scriptBytes: sum(js),
+      styleBytes: sum(before.filter((e) => /.css$/.test(new URL(e.name).pathname))),
+      scripts: js.map((e) => new URL(e.name).pathname),
     };
   })()`);
 }
@@ -267,6 +292,50 @@ export async function firstRender(
     snapshotReceivedMedian: quantiles(loads.flatMap((l) => (l.snapshotEnd === null ? [] : [l.snapshotEnd])))
       .median,
     runs: loads.map((l) => round(l.rows, 1)),
+    ...(mode === 'cold' ? { wire: await wireBytes(fleet, loads[0]!) } : {}),
+  };
+}
+
+/** Bytes of one answer's body on the wire, as node:http receives it (no decoding), with this Accept-Encoding. */
+function bodyBytes(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { headers }, (res) => {
+      let n = 0;
+      res.on('data', (chunk: Buffer) => {
+        n += chunk.length;
+      });
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(n) : reject(new Error(`${url}: HTTP ${res.statusCode}`)),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * What a load costs on the wire: as the page received it (Chromium offers brotli to loopback), and
+ * as a browser far away over plain http:// receives it (Chromium offers gzip, deflate only there)
+ * and without compression, for the snapshot and for the scripts the page ran before its rows showed.
+ */
+async function wireBytes(fleet: Fleet, load: Load) {
+  const auth = { authorization: `Bearer ${fleet.token}` };
+  const snapshotUrl = `${fleet.origin}${load.snapshotUrl ?? '/api/snapshot'}`;
+  const scripts = async (encoding: string) => {
+    let total = 0;
+    for (const path of load.scripts)
+      total += await bodyBytes(`${fleet.origin}${path}`, { 'accept-encoding': encoding });
+    return total;
+  };
+  return {
+    snapshotAsReceived: load.snapshotBytes,
+    snapshotGzip: await bodyBytes(snapshotUrl, { ...auth, 'accept-encoding': 'gzip, deflate' }),
+    snapshotIdentity: await bodyBytes(snapshotUrl, { ...auth, 'accept-encoding': 'identity' }),
+    scriptsAsReceived: load.scriptBytes,
+    scriptsGzip: await scripts('gzip, deflate'),
+    scriptsIdentity: await scripts('identity'),
+    scriptCount: load.scripts.length,
+    styleAsReceived: load.styleBytes,
   };
 }
 
@@ -438,12 +507,21 @@ export interface DashboardOptions {
   churn?: number;
   /** 'first-render': part a) alone, on the `apps` fleet only (no 10-app baseline). */
   only?: 'first-render';
+  /**
+   * With 'first-render': another tree (a checkout of the code before a change, built, with its
+   * node_modules) measured side by side with this one in the same run, `rounds` times each,
+   * alternated (before, this, before, this...). Each result names its tree.
+   */
+  before?: string;
+  rounds?: number;
   /** Called with each result as soon as it is measured. */
   onResult?: (result: DashboardResult) => void;
 }
 
 export async function dashboardBench(options: DashboardOptions = {}): Promise<DashboardResult[]> {
   const { apps = 1000, runs = 7, changes = 24, seconds = 10, churn = 100, only, onResult } = options;
+  const { before, rounds = 2 } = options;
+  if (before && only !== 'first-render') throw new Error('--before goes with --only first-render');
   // The dashboard the server serves: built when missing or older than its sources.
   execFileSync(process.execPath, [...NODE.slice(1), 'scripts/ensure-renderer.ts'], {
     cwd: ROOT,
@@ -460,9 +538,22 @@ export async function dashboardBench(options: DashboardOptions = {}): Promise<Da
   });
   try {
     if (only === 'first-render') {
-      await withFleet(apps, async (fleet) => {
-        for (const mode of ['cold', 'reload'] as const) note(await firstRender(browser, fleet, runs, mode));
-      });
+      const trees = before ? [before, ROOT] : [ROOT];
+      for (let round = 1; round <= (before ? rounds : 1); round++) {
+        for (const tree of trees) {
+          await withFleet(
+            apps,
+            async (fleet) => {
+              for (const mode of ['cold', 'reload'] as const) {
+                const r = await firstRender(browser, fleet, runs, mode);
+                note(before ? { ...r, tree: tree === ROOT ? 'this tree' : tree, round, load: loadavg() } : r);
+              }
+            },
+            2,
+            tree,
+          );
+        }
+      }
       return results;
     }
     const baselines = await withFleet(10, async (fleet) => [
@@ -508,6 +599,8 @@ if (import.meta.main) {
       seconds: { type: 'string', default: '10' },
       churn: { type: 'string', default: '100' },
       only: { type: 'string' },
+      before: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
     },
   });
   if (values.only !== undefined && values.only !== 'first-render') throw new Error('--only first-render');
@@ -518,6 +611,7 @@ if (import.meta.main) {
     seconds: Number(values.seconds),
     churn: Number(values.churn),
     ...(values.only === 'first-render' ? { only: 'first-render' as const } : {}),
+    ...(values.before ? { before: values.before, rounds: Number(values.rounds) } : {}),
     onResult: (r) => console.log(JSON.stringify(r)),
   });
 }

@@ -24,8 +24,9 @@ export function startProcess(
   args: string[],
   pattern: RegExp,
   env: NodeJS.ProcessEnv = process.env,
+  cwd = ROOT,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(args[0]!, args.slice(1), { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(args[0]!, args.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 60_000);
@@ -88,9 +89,15 @@ export interface Fleet {
 
 /**
  * The simulator apart (bench/fixtures/fleet-cloud.ts), the headless server on it, every app under the
- * reaper and settled, then `settle` seconds more.
+ * reaper and settled, then `settle` seconds more. `serverRoot`: the tree whose server (and built
+ * dashboard) to run, this one unless told (bench/dashboard.ts --before: another tree, side by side).
  */
-export async function withFleet<T>(apps: number, use: (fleet: Fleet) => Promise<T>, settle = 2): Promise<T> {
+export async function withFleet<T>(
+  apps: number,
+  use: (fleet: Fleet) => Promise<T>,
+  settle = 2,
+  serverRoot = ROOT,
+): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reaper-fleet-'));
   const sim = await startProcess(
     [...NODE, 'bench/fixtures/fleet-cloud.ts', '--apps', String(apps), '--data-dir', dataDir],
@@ -113,6 +120,7 @@ export async function withFleet<T>(apps: number, use: (fleet: Fleet) => Promise<
       [...NODE, 'main/server/cli.ts', '--port', '0', '--data-dir', dataDir, '--api-url', sim.match[1]!],
       /Dashboard: (\S+)/,
       serverEnv(CREDENTIALS_ENV),
+      serverRoot,
     );
     server = started.child;
     const dashboardUrl = started.match[1]!;

@@ -4,6 +4,10 @@
  * Every text here comes word for word from the lifecycle spec.
  */
 
+/** The shape of a Clever Cloud app id and of an owner's (organisation or personal space). */
+export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
+export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
+
 export const REAPER_STATES = [
   'WaitingForInit',
   'Up',

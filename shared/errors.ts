@@ -4,7 +4,8 @@
  */
 import type { i18n as I18n } from 'i18next';
 import type { z } from 'zod';
-import { createI18n } from './i18n/i18n.ts';
+import { validation as englishValidation } from './i18n/en/validation.ts';
+import { createI18nOn } from './i18n/instance.ts';
 import {
   type FieldProblem,
   type ProblemCode,
@@ -16,9 +17,12 @@ import {
 export type { FieldProblem } from './validation.ts';
 
 let englishInstance: I18n | null = null;
-/** The English catalogue: what the API says (the dashboard translates each problem's code). */
+/**
+ * The English problems (the validation namespace, all they use): what the API says (the dashboard
+ * translates each problem's code). Not the whole catalogue: the dashboard's bundle carries this.
+ */
 export function english(): I18n {
-  englishInstance ??= createI18n('en');
+  englishInstance ??= createI18nOn('en', { en: { validation: englishValidation } }, ['validation']);
   return englishInstance;
 }
 

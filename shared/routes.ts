@@ -4,6 +4,7 @@
  * the union and its grace period the longest (see `effectiveRouting`).
  */
 import { z } from 'zod';
+import { APP_ID_PATTERN, OWNER_ID_PATTERN } from './domain.ts';
 import { HOUR, MINUTE } from './durations.ts';
 import {
   CALLER_MODES,
@@ -16,8 +17,8 @@ import { parseCidr } from './net.ts';
 import { type MustBeUpRange, rangeProblems } from './schedule.ts';
 import { noRepeats, says } from './validation.ts';
 
-export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
-export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
+// In domain.ts (no zod), so the dashboard's first screen can check ids without this module's schemas.
+export { APP_ID_PATTERN, OWNER_ID_PATTERN };
 export const HOST_PATTERN =
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 

@@ -15,7 +15,13 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { type CallName, parseJsonBody, type ReaperEvent, type ReaperListener } from '../../shared/api.ts';
+import {
+  type CallName,
+  type CallOutputs,
+  parseJsonBody,
+  type ReaperEvent,
+  type ReaperListener,
+} from '../../shared/api.ts';
 import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
 import {
   API_PREFIX,
@@ -27,8 +33,9 @@ import {
   matchPath,
 } from '../../shared/api-http.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
-import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
+import { compressBody, negotiateEncoding, SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
 
 /** What the transport needs from the service. */
@@ -192,6 +199,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
 
     const body = await readJson(req);
     if (body === INVALID) return;
+    // The dashboard's form of the snapshot (shared/snapshot-form.ts): the transport's, not the call's.
+    const byApp = match.name === 'snapshot' && url.searchParams.get(SNAPSHOT_FORM_PARAM) === SNAPSHOT_BY_APP;
+    if (byApp) url.searchParams.delete(SNAPSHOT_FORM_PARAM);
     const input: Record<string, unknown> = Object.fromEntries(url.searchParams);
     if (match.route.bodyField) {
       if (body !== undefined) input[match.route.bodyField] = body;
@@ -204,7 +214,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     }
     Object.assign(input, match.params);
     const result = await backend.call(match.name, input);
-    sendJson(res, match.route.status ?? 200, result);
+    const answer = byApp ? snapshotByApp(result as CallOutputs['snapshot']) : result;
+    await sendJson(res, match.route.status ?? 200, answer, req.headers['accept-encoding']);
 
     async function readJson(r: IncomingMessage): Promise<unknown> {
       const chunks: Buffer[] = [];
@@ -416,22 +427,46 @@ async function streamExport(
   res.end();
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
+/**
+ * A call's answer, which can be large (the snapshot of 1,000 apps is about 1 MB): compressed with
+ * brotli or gzip as the client accepts (`Vary: Accept-Encoding`), unless it is small.
+ */
+async function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  acceptEncoding: string | string[] | undefined,
+): Promise<void> {
+  const text = JSON.stringify(value);
+  const encoding = text.length >= MIN_COMPRESSED_JSON ? negotiateEncoding(acceptEncoding) : null;
+  res.setHeader('vary', 'Accept-Encoding');
+  if (!encoding) return writeJson(res, status, text);
+  const body = await compressBody(Buffer.from(text), encoding, 'dynamic');
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
+    'content-encoding': encoding,
+    'content-length': body.length,
   });
   res.end(body);
 }
 
+/** Below this, compression saves less than it costs. */
+const MIN_COMPRESSED_JSON = 1024;
+
+function writeJson(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 function sendError(res: ServerResponse, body: ErrorBody): void {
-  sendJson(res, ERROR_STATUS[body.error.code], body);
+  writeJson(res, ERROR_STATUS[body.error.code], JSON.stringify(body));
 }
 
 function methodNotAllowed(res: ServerResponse, allowed: string[]): void {
   res.setHeader('allow', [...new Set(allowed)].join(', '));
-  sendJson(res, 405, {
-    error: { code: 'invalid-input', message: `use ${[...new Set(allowed)].join(' or ')}` },
-  });
+  const message = `use ${[...new Set(allowed)].join(' or ')}`;
+  writeJson(res, 405, JSON.stringify({ error: { code: 'invalid-input', message } }));
 }

@@ -7,7 +7,8 @@
  * print). The answers are handed to the HTTP client through its `fetch`: the first request of each
  * path gets the answer already on its way, every later one goes to the network.
  */
-import { EVENTS_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
+import { EVENTS_PATH } from '../../shared/api-http.ts';
+import { SNAPSHOT_BY_APP_PATH } from '../../shared/snapshot-form.ts';
 import { takeTokenFromLocation } from './token.ts';
 
 export interface EarlyRequests {
@@ -43,7 +44,7 @@ export function startEarlyRequests(
   };
   const pending = new Map<string, Started>([
     [EVENTS_PATH, start(EVENTS_PATH, 'text/event-stream')],
-    [HTTP_ROUTES.snapshot.path, start(HTTP_ROUTES.snapshot.path, 'application/json')],
+    [SNAPSHOT_BY_APP_PATH, start(SNAPSHOT_BY_APP_PATH, 'application/json')],
   ]);
   const handOver: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

@@ -2,9 +2,10 @@
  * The ReaperApi over HTTP + server-sent events, for the dashboard served by the headless server.
  * Requests are built from the shared route table, so they match the server's router by construction.
  */
-import type { CallName, ReaperCalls, ReaperEvent, ReaperListener } from '../../shared/api.ts';
+import type { CallName, ReaperCalls, ReaperEvent, ReaperListener, Snapshot } from '../../shared/api.ts';
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
 import { EVENTS_PATH, fillPath, HISTORY_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
+import { isSnapshotByApp, SNAPSHOT_BY_APP, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import type { DashboardApi } from './dashboard-api.ts';
 import { openStream, type StreamState } from './sse.ts';
 
@@ -109,6 +110,11 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
 
   return {
     ...calls,
+    // By app: half the bytes on the wire for the same data (shared/snapshot-form.ts).
+    async snapshot() {
+      const answer = await invoke('snapshot', { form: SNAPSHOT_BY_APP });
+      return (isSnapshotByApp(answer) ? snapshotFromForm(answer) : answer) as Snapshot;
+    },
     subscribe,
     serverHost: serverHostOf(options.baseUrl),
     async exportHistory(format, filter) {

@@ -22,8 +22,21 @@ let viewerZone: string | null = null;
 
 /** The viewer's time zone: the one set (tests, a preference), else the browser's. */
 export function viewerTimeZone(): string {
-  return viewerZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  return viewerZone ?? browserTimeZone();
 }
+
+/**
+ * The browser's zone, read again at most once a minute: reading it makes an Intl.DateTimeFormat,
+ * and the table asks for it per cell (it was a tenth of the first render with 1,000 apps).
+ */
+function browserTimeZone(): string {
+  const now = Date.now();
+  if (!browserZone || now - browserZone.at > MINUTE) {
+    browserZone = { zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', at: now };
+  }
+  return browserZone.zone;
+}
+let browserZone: { zone: string; at: number } | null = null;
 
 /** Write times in `zone` from now on (null: the browser's zone again). */
 export function setViewerTimeZone(zone: string | null): void {

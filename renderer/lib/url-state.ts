@@ -7,9 +7,8 @@
  * just its name. A route of an unknown view, or with values the dashboard would not accept (a state
  * that does not exist, an id of the wrong form), falls back to what is valid.
  */
-import { REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
+import { APP_ID_PATTERN, OWNER_ID_PATTERN, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import type { NavRoute } from '../../shared/nav-route.ts';
-import { APP_ID_PATTERN, OWNER_ID_PATTERN } from '../../shared/routes.ts';
 
 export const VIEWS = ['apps', 'history', 'savings', 'routes', 'settings'] as const;
 export type View = (typeof VIEWS)[number];

@@ -5,8 +5,12 @@
  */
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-// The dashboard's i18n instance, as main.tsx loads it: components rendered alone speak too (English).
-import '../i18n.ts';
+// The dashboard's i18n instance, as main.tsx loads it, with both catalogues (the page loads one at a
+// time; tests switch with i18n.changeLanguage): components rendered alone speak too (English).
+import { loadLanguage, loadStartingLanguage } from '../i18n.ts';
+
+await Promise.all([loadLanguage('en'), loadLanguage('fr')]);
+await loadStartingLanguage();
 
 afterEach(() => {
   cleanup();
