@@ -4,6 +4,7 @@
  * the union and its grace period the longest (see `effectiveRouting`).
  */
 import { z } from 'zod';
+import { type ConnectionSettings, connectionFields } from './connection-settings.ts';
 import { HOUR, MINUTE } from './durations.ts';
 import { parseCidr } from './net.ts';
 import { type MustBeUpRange, rangeProblems } from './schedule.ts';
@@ -25,7 +26,7 @@ export interface TrafficFilters {
   sources: string[];
 }
 
-export interface Route {
+export interface Route extends ConnectionSettings {
   id: string;
   appId: string;
   ownerId: string;
@@ -93,6 +94,7 @@ const routeFields = {
     .superRefine(noRepeats()),
   filters: filtersSchema,
   group: z.string().trim().max(GROUP_NAME_MAX),
+  ...connectionFields,
 };
 
 /** A new route: only the app and its owner are required. */
@@ -106,6 +108,8 @@ export const routeCreateSchema = z
     hosts: routeFields.hosts.default([]),
     filters: filtersSchema.default({ pathPrefixes: [], sources: [] }),
     group: routeFields.group.optional(),
+    connectionsKeepAwake: routeFields.connectionsKeepAwake.optional(),
+    connectionIdleLimitMs: routeFields.connectionIdleLimitMs.optional(),
   })
   .strict();
 export type RouteCreate = z.input<typeof routeCreateSchema>;

@@ -42,3 +42,21 @@ export function keepFraming(
   outgoing['transfer-encoding'] = 'chunked';
   delete outgoing['content-length'];
 }
+
+/** Headers of one connection only: never passed on (an upgrade passes its own on, see upgrades.ts). */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The host name a request asks for: lower case, without its port or a final dot. */
+export function requestHost(headers: IncomingHttpHeaders): string {
+  return (headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+}

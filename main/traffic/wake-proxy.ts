@@ -27,6 +27,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type AppRecord, CONSOLE_LABELS } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
@@ -34,11 +35,13 @@ import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
-import { keepFraming, refuse, unframed } from './framing.ts';
+import { type AppConnections, Connections } from './connections.ts';
+import { HOP_BY_HOP, keepFraming, refuse, requestHost, unframed } from './framing.ts';
 import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
 import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
+import { SLEEPING, Upgrades } from './upgrades.ts';
 import { STATUS_PATH, wakingLanguage, wakingPage } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
@@ -64,19 +67,6 @@ export interface WakeProxyOptions {
   statusEveryMs?: number;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-const SLEEPING = new Set(['Down', 'WaitingForShutdown', 'WaitingForUp', 'WaitingForInit']);
-
 export class WakeProxy {
   private readonly options: WakeProxyOptions;
   private server: Server | null = null;
@@ -88,6 +78,9 @@ export class WakeProxy {
   private readonly connections: Places;
   private readonly streams: StatusStreams;
   private readonly refused: RefusedRequests;
+  /** Open connections to the apps (they keep an app awake, see connections.ts). */
+  private readonly open: Connections;
+  private readonly upgrades: Upgrades;
   /** Connections closed at once because a cap was reached (in total, or for their address). */
   turnedAway = 0;
 
@@ -96,6 +89,20 @@ export class WakeProxy {
     this.limits = { ...proxyLimits(), ...options.limits };
     this.connections = new Places(() => this.limits.maxConnectionsPerAddress);
     this.refused = new RefusedRequests('wake proxy', () => options.engine.storage === null, options.log);
+    this.open = new Connections({
+      engine: options.engine,
+      routes: options.routes,
+      clock: options.clock,
+      recorded: this.refused.recorded,
+      failed: this.refused.failed,
+    });
+    this.upgrades = new Upgrades({
+      ...options,
+      connections: this.open,
+      refused: this.refused,
+      appFor: (host) => this.appFor(host),
+      target: (upstream) => this.target(upstream),
+    });
     this.streams = new StatusStreams({
       engine: options.engine,
       clock: options.clock,
@@ -110,6 +117,16 @@ export class WakeProxy {
     return { open: this.streams.open, dropped: this.streams.dropped };
   }
 
+  /** Open connections of one app: WebSockets and other upgrades, requests and streams in flight. */
+  connectionsOf(appId: string): AppConnections {
+    return this.open.of(appId);
+  }
+
+  /** Every app with an open connection. */
+  openConnections(): Map<string, AppConnections> {
+    return this.open.all();
+  }
+
   get address(): AddressInfo | null {
     return (this.server?.address() as AddressInfo | null) ?? null;
   }
@@ -120,6 +137,7 @@ export class WakeProxy {
     server.on('connect', (_req, socket) => {
       socket.end('HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
     });
+    server.on('upgrade', (req, socket, head) => this.serveUpgrade(req, socket, head));
     server.on('clientError', (_error, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     });
@@ -147,6 +165,8 @@ export class WakeProxy {
     const server = this.server;
     this.server = null;
     this.streams.close();
+    this.open.close();
+    this.upgrades.close();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     if (!server) return;
@@ -171,6 +191,11 @@ export class WakeProxy {
     }
   }
 
+  /** Answer one upgrade (a WebSocket): its own listener's, or one another server hands over. */
+  serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.upgrades.serve(req, socket, head);
+  }
+
   /** The app a Host routes to (enabled routes, then the apps rules manage). */
   appFor(host: string): string | undefined {
     const routes = this.options.routes();
@@ -189,7 +214,7 @@ export class WakeProxy {
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
     const framing = unframed(req);
     if (framing) return refuse(res, framing);
-    const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const host = requestHost(req.headers);
     const appId = this.appFor(host);
     if (!appId)
       return plain(res, 404, `Clever Reaper: no app is routed for this host (${host.slice(0, 100)})`);
@@ -212,7 +237,7 @@ export class WakeProxy {
         this.options.stats.counted(appId, 'wake-proxy');
         engine.request(appId, 'wake-proxy', now).then(this.refused.recorded, this.refused.failed);
       }
-      return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res);
+      return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res, !ignored);
     }
 
     if (ignored) {
@@ -326,14 +351,21 @@ export class WakeProxy {
     ownerId: string,
     req: IncomingMessage,
     res: ServerResponse,
+    counts = true,
   ): void | Promise<void> {
     const upstream = this.options.upstream(appId, ownerId);
-    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res));
-    this.pass(appId, upstream, req, res);
+    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res, counts));
+    this.pass(appId, upstream, req, res, counts);
   }
 
   /** Pass the request to the app and its answer back, streaming both ways (the hot path). */
-  private pass(appId: string, upstream: Upstream, req: IncomingMessage, res: ServerResponse): void {
+  private pass(
+    appId: string,
+    upstream: Upstream,
+    req: IncomingMessage,
+    res: ServerResponse,
+    counts: boolean,
+  ): void {
     const { https, hostname, port } = this.target(upstream);
     const headers: Record<string, string | string[]> = {};
     const incoming = req.headers;
@@ -375,7 +407,10 @@ export class WakeProxy {
       if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
       else res.destroy();
     });
+    // In flight, the request is an open connection (a stream, a long poll, a download, an upload).
+    const open = this.open.opened(appId, req.socket, counts);
     res.on('close', () => {
+      this.open.closed(open);
       if (!res.writableFinished) outgoing.destroy();
     });
     req.pipe(outgoing);

@@ -23,6 +23,8 @@ export const validation = {
     rangeTimeZone: 'Range {{n}} time zone',
     hosts: 'Wake-proxy hosts',
     group: 'Group',
+    connectionsKeepAwake: 'Open connections keep the app awake',
+    connectionIdleLimitMs: 'Idle limit of a connection',
     filters: 'Traffic filters',
     pathPrefixes: 'Ignore paths',
     sources: 'Ignore sources',

@@ -20,6 +20,8 @@ export const validation: Messages<typeof en> = {
     rangeTimeZone: 'Plage {{n}}, fuseau horaire',
     hosts: 'Noms d’hôte du proxy de réveil',
     group: 'Groupe',
+    connectionsKeepAwake: 'Les connexions ouvertes gardent l’application éveillée',
+    connectionIdleLimitMs: 'Limite d’inactivité d’une connexion',
     filters: 'Filtres de trafic',
     pathPrefixes: 'Chemins ignorés',
     sources: 'Sources ignorées',
