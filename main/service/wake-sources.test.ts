@@ -2,8 +2,8 @@
  * Wake sources through the service's API (issue 13, item 11): for each combination of wake-proxy
  * host names, must-be-up ranges and access logs, what GET /api/apps/{id} says and when it warns;
  * the wakes access logs trigger, and the connections open through the wake proxy, counted in the
- * details and in /metrics. An account session on
- * the live harness: the real client and the simulator over HTTP, on a clock 100 times faster.
+ * details and in /metrics. An account session on the live harness: the real client and the
+ * simulator over HTTP, on a clock 100 times faster.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
