@@ -125,7 +125,10 @@ function upgradeToWakeProxy(
   head: Buffer,
 ): void {
   const proxy = service.current?.traffic.wakeProxy;
-  if (proxy) return proxy.serveUpgrade(req, socket, head);
+  if (proxy) {
+    proxy.serveUpgrade(req, socket, head);
+    return;
+  }
   const text = 'Clever Reaper: no app is routed for this host';
   socket.end(
     `HTTP/1.1 404 Not Found\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,

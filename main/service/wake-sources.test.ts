@@ -161,12 +161,10 @@ describe('open connections, counted', () => {
     const app = harness.cloud.addApp(ownerId, 'live');
     await api.createRoute({ appId: app.id, ownerId, hosts: ['live.example.test'] });
     await detailOf(api, app.id, (d) => d.app.state === 'Up');
-    let url: string | null = null;
-    await harness.eventually(
-      () => (url = svc.current?.traffic.proxyStatus().url ?? null) !== null,
-      'listening',
-    );
-    const ws = new WebSocket(`${url!.replace('http', 'ws')}/live`, {
+    const listening = () => svc.current?.traffic.proxyStatus().url ?? null;
+    await harness.eventually(() => listening() !== null, 'listening');
+    const url = listening()!;
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/live`, {
       headers: { host: 'live.example.test' },
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
