@@ -17,6 +17,7 @@ import { teamBusBench } from './team-bus.ts';
 import { teamSweep } from './team-sweep.ts';
 import { teamTakeover } from './team-takeover.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
+import { webSocketBench } from './websockets.ts';
 
 const quick = process.argv.includes('--quick');
 const results: Record<string, unknown>[] = [];
@@ -46,6 +47,7 @@ for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 }
 
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
+note(await webSocketBench(quick ? { seconds: 1, idle: 500 } : {}));
 
 console.log('\n## 6. Team mode on PostgreSQL');
 for (const r of await teamSweep(1000, quick ? 1 : 5)) note(r);
