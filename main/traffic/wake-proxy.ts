@@ -15,6 +15,8 @@
  *   in Error; it is said once, and requests are recorded again when writes work again.
  * - Connections are capped in total and per client address, and so are the live-status streams; a
  *   status client that does not read is dropped (see limits.ts).
+ * - Upgrades (WebSockets) follow the same rules in upgrades.ts; while a connection to an app is open
+ *   (an upgrade, or a request in flight: a stream, a download), it keeps the app awake (connections.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
