@@ -5,8 +5,8 @@
  *
  * - added latency: one connection, one 32-byte message at a time, its echo awaited (p50, p99);
  * - messages a second: 4 connections, each with 64 messages in flight;
- * - idle WebSockets held: resident memory of the proxy process (garbage collected every 200 ms in
- *   both proxies) with that many open and silent, less its memory before, per connection.
+ * - idle WebSockets held: resident memory of the proxy process with that many open and silent, less
+ *   its memory before, per connection (garbage collected in both proxies before each reading).
  *
  * Both proxies on core 0 (taskset, when available); the upstream and this load generator share core
  * 1. The wake proxy is main/testing/wake-proxy-process.ts: a real engine with one Up app.
@@ -83,23 +83,28 @@ function rssOf(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+/** Garbage collected in the target's process, then its resident memory. */
+async function settledRss(pid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 500));
+  process.kill(pid, 'SIGUSR2');
+  await new Promise((r) => setTimeout(r, 1500));
+  return rssOf(pid);
+}
 
 /** Open `n` WebSockets through the target and leave them silent: its memory per connection. */
 async function idle(t: Target, n: number): Promise<{ held: number; bytesPerConnection: number }> {
-  await settle();
-  const before = rssOf(t.pid!);
+  const before = await settledRss(t.pid!);
   const sockets: WebSocket[] = [];
-  for (let i = 0; i < n; i += 250) {
-    const batch = await Promise.all(Array.from({ length: Math.min(250, n - i) }, () => connectTo(t)));
+  for (let i = 0; i < n; i += 100) {
+    const batch = await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => connectTo(t)));
     sockets.push(...batch);
+    if (i % 2000 === 0) process.stderr.write(`${t.name}: ${sockets.length} idle WebSockets open\n`);
   }
-  await settle();
-  const after = rssOf(t.pid!);
+  const after = await settledRss(t.pid!);
   // Every one still open and answering.
   const alive = sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length;
   for (const ws of sockets) ws.terminate();
-  await settle();
+  await new Promise((r) => setTimeout(r, 1500));
   return { held: alive, bytesPerConnection: Math.round((after - before) / n) };
 }
 
@@ -115,11 +120,11 @@ export async function webSocketBench(options: { seconds?: number; idle?: number 
   // A proxied WebSocket takes two open files in the proxy (the client's socket and the app's).
   const idleWanted = options.idle ?? 10_000;
   const idleCount = Math.min(idleWanted, Math.floor((openFileLimit() - 200) / 2));
-  const gc = { flags: ['--expose-gc'], env: { REAPER_TEST_GC_MS: '200' } };
+  const gc = { flags: ['--expose-gc'] };
   const upstream = await start('./fixtures/ws-upstream.ts', 1);
   const reaper = await wakeProxyProcess(
     { origin: `http://127.0.0.1:${upstream.port}`, host: 'bench.test' },
-    { maxConnections: 2 * idleWanted, gcEveryMs: 200, command: (node) => pinned(0, node) },
+    { maxConnections: 2 * idleWanted, command: (node) => pinned(0, node) },
   );
   const bare = await start('./fixtures/bare-ws-proxy.ts', 0, [String(upstream.port)], gc);
   const direct: Target = { name: 'direct', port: upstream.port, host: 'bench.test' };

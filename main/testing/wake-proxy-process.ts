@@ -6,7 +6,8 @@
  *   node --expose-gc main/testing/wake-proxy-process.ts <upstream origin> <upstream Host> [max connections]
  *
  * With REAPER_TEST_GC_MS set, garbage is collected that often: the memory read is then what the
- * proxy holds, not the Buffers V8 has yet to collect (it waits for 64 MiB of them by default).
+ * proxy holds, not the Buffers V8 has yet to collect (it waits for 64 MiB of them by default);
+ * SIGUSR2 collects at once.
  * `wakeProxyProcess` starts it and reads its memory (resident now, and at its peak) from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -111,6 +112,8 @@ async function main(): Promise<void> {
   const gcEvery = Number(process.env.REAPER_TEST_GC_MS);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gcEvery > 0 && gc) setInterval(gc, gcEvery).unref();
+  // SIGUSR2: collect now (a benchmark about to read the memory).
+  if (gc) process.on('SIGUSR2', () => gc());
   console.log(`ready ${address.port}`);
   process.on('SIGTERM', () => process.exit(0));
 }
