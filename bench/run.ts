@@ -18,6 +18,7 @@ import { teamSweep } from './team-sweep.ts';
 import { teamTakeover } from './team-takeover.ts';
 import { wakeProxyBench } from './wake-proxy.ts';
 import { wakeWaitBench } from './wake-wait.ts';
+import { webSocketBench } from './websockets.ts';
 
 const quick = process.argv.includes('--quick');
 const results: Record<string, unknown>[] = [];
@@ -48,6 +49,7 @@ for (const r of await dashboardBench(quick ? { runs: 2, changes: 5, seconds: 3 }
 console.log('\n## 5. Wake proxy');
 note(await wakeProxyBench(quick ? 2 : 8));
 for (const r of await wakeWaitBench(quick ? 2 : 8)) note(r);
+note(await webSocketBench(quick ? { seconds: 1, idle: 500 } : {}));
 
 console.log('\n## 6. Team mode on PostgreSQL');
 for (const r of await teamSweep(1000, quick ? 1 : 5)) note(r);

@@ -14,14 +14,30 @@ import { round, stats } from './stats.ts';
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const taskset = existsSync('/usr/bin/taskset');
 
-function start(
+/** A command run on one core (taskset), when taskset is there. */
+export function pinned(core: number, command: string[]): string[] {
+  return taskset ? ['taskset', '-c', String(core), ...command] : command;
+}
+
+/** A fixture in a process of its own, on one core when taskset is there; resolves once it is ready. */
+export function start(
   script: string,
   core: number,
   args: string[] = [],
+  options: { flags?: string[]; env?: Record<string, string> } = {},
 ): Promise<{ child: ChildProcess; port: number }> {
-  const node = [process.execPath, '--disable-warning=ExperimentalWarning', here(script), ...args];
-  const [cmd, ...rest] = taskset ? ['taskset', '-c', String(core), ...node] : node;
-  const child = spawn(cmd!, rest, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const node = [
+    process.execPath,
+    '--disable-warning=ExperimentalWarning',
+    ...(options.flags ?? []),
+    here(script),
+    ...args,
+  ];
+  const [cmd, ...rest] = pinned(core, node);
+  const child = spawn(cmd!, rest, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...options.env },
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const m = /ready (\d+)/.exec(chunk.toString());

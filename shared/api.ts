@@ -297,6 +297,11 @@ export interface AppTrafficView {
   lastIgnoredAt: number | null;
   /** The app's access-log stream: open or not, and the events it delivered. */
   accessLog: { connected: boolean; events: number } | null;
+  /**
+   * Connections open through the wake proxy now (WebSockets, streams, requests in flight), and how
+   * many of them keep the app awake.
+   */
+  connections: { open: number; inUse: number };
 }
 
 export interface Owner {

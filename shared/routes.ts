@@ -4,6 +4,7 @@
  * the union and its grace period the longest (see `effectiveRouting`).
  */
 import { z } from 'zod';
+import { type ConnectionSettings, connectionFields } from './connection-settings.ts';
 import { APP_ID_PATTERN, OWNER_ID_PATTERN } from './domain.ts';
 import { HOUR, MINUTE } from './durations.ts';
 import {
@@ -33,7 +34,7 @@ export interface TrafficFilters {
   sources: string[];
 }
 
-export interface Route extends FrontDoorFields {
+export interface Route extends FrontDoorFields, ConnectionSettings {
   id: string;
   appId: string;
   ownerId: string;
@@ -114,6 +115,7 @@ const routeFields = {
         .superRefine(noRepeats()),
     })
     .strict(),
+  ...connectionFields,
 };
 
 /** A new route: only the app and its owner are required. */
@@ -131,6 +133,8 @@ export const routeCreateSchema = z
     callers: routeFields.callers.optional(),
     ignoredAnswer: routeFields.ignoredAnswer.optional(),
     quietAgents: routeFields.quietAgents.optional(),
+    connectionsKeepAwake: routeFields.connectionsKeepAwake.optional(),
+    connectionIdleLimitMs: routeFields.connectionIdleLimitMs.optional(),
   })
   .strict();
 export type RouteCreate = z.input<typeof routeCreateSchema>;

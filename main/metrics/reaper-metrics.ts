@@ -11,6 +11,7 @@ import type { AppRecord } from '../../shared/domain.ts';
 import { CONSOLE_LABELS, type HistoryEntry, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import type { CallRecord } from '../clever/client.ts';
 import type { EngineEvent } from '../engine/engine.ts';
+import type { AppConnections } from '../traffic/connections.ts';
 import { Registry } from './registry.ts';
 
 /** What the metrics need of an engine. */
@@ -98,6 +99,14 @@ export class ReaperMetrics {
     'Wakes an access-log entry triggered while its app was Asleep (whether requests to a stopped app ' +
       'reach its access logs is unconfirmed: this counts the ones seen).',
   );
+  private readonly openConnections = this.registry.gauge(
+    'clever_reaper_open_connections',
+    'Connections open through the wake proxy per app (WebSockets and other upgrades, requests and ' +
+      'streams in flight); `in_use` says whether they keep the app awake (not ignored, not silent past ' +
+      "the route's idle limit).",
+    ['app', 'in_use'],
+  );
+  private connections: () => ReadonlyMap<string, AppConnections> = () => new Map();
   private readonly info = this.registry.gauge(
     'clever_reaper_info',
     'Always 1: the version running and the session mode.',
@@ -115,12 +124,22 @@ export class ReaperMetrics {
       for (const r of this.engine?.list() ?? []) counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
       this.apps.reset([...counts].map(([state, n]) => [{ state, label: CONSOLE_LABELS[state] }, n]));
       this.info.reset([[{ version: this.version, mode: this.mode }, 1]]);
+      const open: [Record<string, string>, number][] = [];
+      for (const [app, c] of this.connections()) {
+        open.push([{ app, in_use: 'true' }, c.inUse], [{ app, in_use: 'false' }, c.open - c.inUse]);
+      }
+      this.openConnections.reset(open);
     });
   }
 
   /** Follow a session's engine until the returned function is called (the session closes). */
-  watch(engine: WatchedEngine, mode: string): () => void {
+  watch(
+    engine: WatchedEngine,
+    mode: string,
+    connections: () => ReadonlyMap<string, AppConnections> = () => new Map(),
+  ): () => void {
     this.engine = engine;
+    this.connections = connections;
     this.mode = mode;
     this.entered = new Map();
     const off = engine.on((e) => this.onEngineEvent(e));
@@ -128,6 +147,7 @@ export class ReaperMetrics {
       off();
       if (this.engine === engine) {
         this.engine = null;
+        this.connections = () => new Map();
         this.mode = 'disconnected';
       }
     };

@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
@@ -92,7 +93,12 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       // On one port, the wake proxy's visitors come through this server's connections too.
       maxConnections: adminMaxConnections + (options.onePort ? limits.maxConnections : 0),
       readiness: () => readiness(checks),
-      ...(options.onePort ? { otherHosts: (req, res) => toWakeProxy(service, req, res) } : {}),
+      ...(options.onePort
+        ? {
+            otherHosts: (req, res) => toWakeProxy(service, req, res),
+            otherHostsUpgrade: (req, socket, head) => upgradeToWakeProxy(service, req, socket, head),
+          }
+        : {}),
       log: options.log,
     });
   } catch (error) {
@@ -109,6 +115,24 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       await service.close();
     },
   };
+}
+
+/** An upgrade (a WebSocket) for another Host, on one port: the wake proxy's, or 404 as for a request. */
+function upgradeToWakeProxy(
+  service: ReaperService,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): void {
+  const proxy = service.current?.traffic.wakeProxy;
+  if (proxy) {
+    proxy.serveUpgrade(req, socket, head);
+    return;
+  }
+  const text = 'Clever Reaper: no app is routed for this host';
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 /** A request for another Host, on one port: the wake proxy's, or 404 while no route names a host. */

@@ -15,6 +15,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { Duplex } from 'node:stream';
 import {
   type CallName,
   type CallOutputs,
@@ -78,6 +79,8 @@ export interface HttpServerOptions {
    * server's own (allowedHosts, its addresses, loopback) goes here, before any header is set.
    */
   otherHosts?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** An upgrade (a WebSocket) for another Host, with `otherHosts`; the server's own take none (400). */
+  otherHostsUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   log?: Log;
 }
 
@@ -123,6 +126,13 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     });
   });
   server.maxConnections = options.maxConnections ?? 256;
+  const upgradeOther = options.otherHosts ? options.otherHostsUpgrade : undefined;
+  if (upgradeOther)
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!isOwnHost(hostOf(req), options.host, options.allowedHosts ?? []))
+        return upgradeOther(req, socket, head);
+      socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const probe = (req.url ?? '/').split('?')[0];

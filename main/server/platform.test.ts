@@ -6,6 +6,7 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -160,6 +161,21 @@ describe('readiness checks', () => {
   });
 });
 
+/** A WebSocket handshake on a raw connection to the server, and all it answered until it closed. */
+function upgrade(host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(server!.url).port), '127.0.0.1', () =>
+      socket.write(
+        `GET /live HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      ),
+    );
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('one port for the dashboard, the admin API and the wake proxy', () => {
   it("routes the server's own names to the API and every other Host to the wake proxy", async () => {
     await serve({ onePort: true, allowedHosts: ['reaper.example.com'] });
@@ -168,6 +184,9 @@ describe('one port for the dashboard, the admin API and the wake proxy', () => {
     const before = await get('/', 'staging.example.com');
     expect(before.status).toBe(404);
     expect(before.body).toMatch(/^Clever Reaper: no app is routed for this host/);
+    // An upgrade (a WebSocket) too goes to the wake proxy for another Host; the server's own take none.
+    expect(await upgrade('staging.example.com')).toMatch(/^HTTP\/1\.1 404 [\s\S]*no app is routed/);
+    expect(await upgrade('reaper.example.com')).toMatch(/^HTTP\/1\.1 400/);
     expect(before.headers['content-security-policy']).toBeUndefined();
 
     const routes = JSON.parse((await get('/api/routes', 'reaper.example.com', 'GET', auth)).body) as Route[];

@@ -94,7 +94,9 @@ export class Operations {
   /** Follow a session: its engine's events feed the metrics and the webhooks; its history is pruned. */
   attach(session: Session): () => Promise<void> {
     this.current = session;
-    const offMetrics = this.metrics.watch(session.engine, session.mode);
+    const offMetrics = this.metrics.watch(session.engine, session.mode, () =>
+      session.traffic.openConnections(),
+    );
     const offWakes = session.traffic.onAccessLogWake(this.metrics.onAccessLogWake);
     const offWebhooks = this.webhooks.watch(session.engine);
     // The delivery state in the session's datastore: every instance of a team server shows the same.

@@ -1,14 +1,16 @@
 /**
  * Wake sources through the service's API (issue 13, item 11): for each combination of wake-proxy
  * host names, must-be-up ranges and access logs, what GET /api/apps/{id} says and when it warns;
- * and the wakes access logs trigger, counted in the details and in /metrics. An account session on
- * the live harness: the real client and the simulator over HTTP, on a clock 100 times faster.
+ * the wakes access logs trigger, and the connections open through the wake proxy, counted in the
+ * details and in /metrics. An account session on the live harness: the real client and the
+ * simulator over HTTP, on a clock 100 times faster.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { AppDetail, ReaperApi } from '../../shared/api.ts';
 import { SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
@@ -31,7 +33,7 @@ afterEach(async () => {
   h = service = dir = blocker = null;
 });
 
-async function account(): Promise<{
+async function account(options: { upstreamToSimulator?: boolean } = {}): Promise<{
   api: ReaperApi;
   ownerId: string;
   harness: LiveHarness;
@@ -51,6 +53,7 @@ async function account(): Promise<{
     accountClock: harness.clock,
     accountBackend: () => new MemoryBackend(),
     version: 'test',
+    ...(options.upstreamToSimulator ? { upstreamOrigin: harness.sim.url } : {}),
   });
   service = svc;
   const api = svc.api();
@@ -149,5 +152,27 @@ describe('wakes by access log, counted', () => {
     await api.wake({ appId: app.id });
     expect((await api.getApp({ appId: app.id })).wakeSources.accessLogWakes).toBe(1);
     expect(svc.metricsText()).toContain('clever_reaper_access_log_wakes_total 1');
+  });
+});
+
+describe('open connections, counted', () => {
+  it('a WebSocket open through the wake proxy shows in the details and in /metrics, then goes', async () => {
+    const { api, ownerId, harness, svc } = await account({ upstreamToSimulator: true });
+    const app = harness.cloud.addApp(ownerId, 'live');
+    await api.createRoute({ appId: app.id, ownerId, hosts: ['live.example.test'] });
+    await detailOf(api, app.id, (d) => d.app.state === 'Up');
+    const listening = () => svc.current?.traffic.proxyStatus().url ?? null;
+    await harness.eventually(() => listening() !== null, 'listening');
+    const url = listening()!;
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/live`, {
+      headers: { host: 'live.example.test' },
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const open = await detailOf(api, app.id, (d) => d.traffic.connections.open === 1);
+    expect(open.traffic.connections).toEqual({ open: 1, inUse: 1 });
+    expect(svc.metricsText()).toContain(`clever_reaper_open_connections{app="${app.id}",in_use="true"} 1`);
+    ws.close();
+    await detailOf(api, app.id, (d) => d.traffic.connections.open === 0);
+    expect(svc.metricsText()).not.toContain(`clever_reaper_open_connections{app="${app.id}"`);
   });
 });

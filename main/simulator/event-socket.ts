@@ -1,5 +1,6 @@
 /** The simulator's event socket: the platform's events, to OAuth credentials only. */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { SimBehaviour } from './behaviour.ts';
 import type { SimulatedCloud } from './model.ts';
@@ -16,10 +17,13 @@ export function serveEventSocket(
   cloud: SimulatedCloud,
   credentials: SimCredentials,
   behaviour: SimBehaviour,
+  /** Upgrades for another Host (an app's own domain), taken before the event socket's: true when taken. */
+  others: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean = () => false,
 ) {
   const wss = new WebSocketServer({ noServer: true });
   let ready = 0;
   server.on('upgrade', (req, socket, head) => {
+    if (others(req, socket, head)) return;
     if (new URL(req.url ?? '/', 'http://simulator.invalid').pathname !== '/v2/events/event-socket') {
       socket.destroy();
       return;

@@ -8,13 +8,14 @@
  *
  * The routes by subject: app-routes.ts (owners, apps, deployments, domains), billing-routes.ts (the
  * price system), access-log-routes.ts, event-socket.ts, control.ts (/_sim/); the apps' own domains in
- * app-front.ts; the faults in api-faults.ts; the credentials in sim-credentials.ts.
+ * app-front.ts (pages, an event stream, downloads, uploads, a WebSocket echo); the faults in
+ * api-faults.ts; the credentials in sim-credentials.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { accessLogRoutes } from './access-log-routes.ts';
 import { type Fault, httpText, takeFault } from './api-faults.ts';
-import { serveApp } from './app-front.ts';
+import { appFront } from './app-front.ts';
 import { appRoutes } from './app-routes.ts';
 import { HEARTBEAT_MS, type SimBehaviour } from './behaviour.ts';
 import { billingRoutes } from './billing-routes.ts';
@@ -77,12 +78,16 @@ export async function startSimulatorServer(options: {
   ];
   const control = createControl(cloud, faults, calls, outcomes);
 
+  const front = appFront(cloud);
+  const appOf = (req: IncomingMessage) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    return host ? [...cloud.apps.values()].find((a) => a.vhosts.includes(host)) : undefined;
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const ctx: Ctx = { req, res, url, dropAnswer: false };
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    const served = host ? [...cloud.apps.values()].find((a) => a.vhosts.includes(host)) : undefined;
-    if (served) return serveApp(cloud, served, req, res, url);
+    const served = appOf(req);
+    if (served) return front.serve(served, req, res, url);
     if (url.pathname.startsWith('/_sim/')) return control(ctx, await readBody(req));
 
     const endpoint = `${req.method} ${normalize(url.pathname)}`;
@@ -129,7 +134,11 @@ export async function startSimulatorServer(options: {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const events = serveEventSocket(server, cloud, credentials, behaviour);
+  const events = serveEventSocket(server, cloud, credentials, behaviour, (req, socket, head) => {
+    const served = appOf(req);
+    if (served) front.upgrade(served, req, socket, head);
+    return served !== undefined;
+  });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
@@ -155,6 +164,7 @@ export async function startSimulatorServer(options: {
     close: () =>
       new Promise<void>((resolve) => {
         events.close();
+        front.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

@@ -6,6 +6,7 @@
  * Cloud's shared front) as the next request: request smuggling.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { withVia } from './loop-guard.ts';
 
 /**
  * Why a request's body framing is refused, or null. Node's parser already refuses Content-Length
@@ -41,4 +42,47 @@ export function keepFraming(
   if (incoming['transfer-encoding'] === undefined) return;
   outgoing['transfer-encoding'] = 'chunked';
   delete outgoing['content-length'];
+}
+
+/** Headers of one connection only: never passed on (an upgrade passes its own on, see upgrades.ts). */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The host name a request asks for: lower case, without its port or a final dot. */
+export function requestHost(headers: IncomingHttpHeaders): string {
+  return (headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * The headers a request goes on with to the app: the client's, less the hop-by-hop ones, plus the
+ * X-Forwarded-* trio, this reaper's Via entry and the app's own Host (requests and upgrades alike).
+ */
+export function forwardedHeaders(
+  req: IncomingMessage,
+  upstreamHost: string,
+  via: string,
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const incoming = req.headers;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const forwardedFor = incoming['x-forwarded-for'];
+  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${client}` : client;
+  headers['x-forwarded-host'] = incoming.host ?? '';
+  headers['x-forwarded-proto'] = 'http';
+  headers.via = withVia(incoming.via, via, req.httpVersion);
+  headers.host = upstreamHost;
+  return headers;
 }

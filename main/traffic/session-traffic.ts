@@ -10,6 +10,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { AccessLogFollower, type AccessLogSource } from './access-logs.ts';
+import type { AppConnections } from './connections.ts';
 import { type AppTraffic, TrafficStats } from './stats.ts';
 import { type Upstream, WakeProxy } from './wake-proxy.ts';
 
@@ -106,14 +107,23 @@ export class SessionTraffic {
     return this.proxy?.instance ?? null;
   }
 
+  /** Every app with a connection open through the wake proxy (for the metrics). */
+  openConnections(): ReadonlyMap<string, AppConnections> {
+    return this.proxy?.instance.openConnections() ?? new Map();
+  }
+
   proxyStatus(): WakeProxyStatus {
     return { url: this.proxy?.url ?? null, problem: this.problem };
   }
 
-  appTraffic(appId: string): AppTraffic & { accessLog: { connected: boolean; events: number } | null } {
+  appTraffic(appId: string): AppTraffic & {
+    accessLog: { connected: boolean; events: number } | null;
+    connections: AppConnections;
+  } {
     const status = this.follower?.status(appId) ?? null;
     return {
       ...this.stats.get(appId),
+      connections: this.proxy?.instance.connectionsOf(appId) ?? { open: 0, inUse: 0 },
       accessLog: status ? { connected: status.connected, events: status.events } : null,
     };
   }

@@ -15,6 +15,8 @@
  *   in Error; it is said once, and requests are recorded again when writes work again.
  * - Connections are capped in total and per client address, and so are the live-status streams; a
  *   status client that does not read is dropped (see limits.ts).
+ * - Upgrades (WebSockets) follow the same rules in upgrades.ts; while a connection to an app is open
+ *   (an upgrade, or a request in flight: a stream, a download), it keeps the app awake (connections.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -27,6 +29,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { AppRecord } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
@@ -42,13 +45,15 @@ import {
   CallerPolicy,
   quietBecause,
 } from './caller-policy.ts';
-import { keepFraming, refuse, unframed } from './framing.ts';
+import { type AppConnections, Connections } from './connections.ts';
+import { forwardedHeaders, HOP_BY_HOP, keepFraming, refuse, requestHost, unframed } from './framing.ts';
 import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
 import { cameThroughHere, LOOP_TEXT, viaPseudonym, withVia } from './loop-guard.ts';
 import { type FirstAnswer, probeUpstream, ReadyGate } from './ready-gate.ts';
 import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
+import { SLEEPING, Upgrades } from './upgrades.ts';
 import { STATUS_PATH, wakingLanguage, wakingPage } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
@@ -78,19 +83,6 @@ export interface WakeProxyOptions {
   onFirstAnswer?: (answer: FirstAnswer) => void;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-const SLEEPING = new Set(['Down', 'WaitingForShutdown', 'WaitingForUp', 'WaitingForInit']);
-
 export class WakeProxy {
   private readonly options: WakeProxyOptions;
   private server: Server | null = null;
@@ -102,6 +94,9 @@ export class WakeProxy {
   private readonly connections: Places;
   private readonly streams: StatusStreams;
   private readonly refused: RefusedRequests;
+  /** Open connections to the apps (they keep an app awake, see connections.ts). */
+  private readonly open: Connections;
+  private readonly upgrades: Upgrades;
   /** Connections closed at once because a cap was reached (in total, or for their address). */
   turnedAway = 0;
   /** This reaper's name in the Via header of what it forwards (loop-guard.ts). */
@@ -117,6 +112,26 @@ export class WakeProxy {
     this.via = viaPseudonym(options.instanceId);
     this.policy = new CallerPolicy(options.routes);
     this.gate = this.readyGate();
+    this.open = new Connections({
+      engine: options.engine,
+      routes: options.routes,
+      clock: options.clock,
+      recorded: this.refused.recorded,
+      failed: this.refused.failed,
+    });
+    this.upgrades = new Upgrades({
+      ...options,
+      connections: this.open,
+      refused: this.refused,
+      appFor: (host) => this.appFor(host),
+      via: this.via,
+      ready: (appId, host) => {
+        const record = options.engine.get(appId);
+        if (record?.state !== 'Up') return null;
+        return this.gate.wait(appId, record.cameUpAt, this.policy.doorFor(host).readyDelayMs);
+      },
+      target: (upstream) => this.target(upstream),
+    });
     this.streams = new StatusStreams({
       engine: options.engine,
       clock: options.clock,
@@ -132,6 +147,16 @@ export class WakeProxy {
     return { open: this.streams.open, dropped: this.streams.dropped };
   }
 
+  /** Open connections of one app: WebSockets and other upgrades, requests and streams in flight. */
+  connectionsOf(appId: string): AppConnections {
+    return this.open.of(appId);
+  }
+
+  /** Every app with an open connection. */
+  openConnections(): Map<string, AppConnections> {
+    return this.open.all();
+  }
+
   get address(): AddressInfo | null {
     return (this.server?.address() as AddressInfo | null) ?? null;
   }
@@ -142,6 +167,7 @@ export class WakeProxy {
     server.on('connect', (_req, socket) => {
       socket.end('HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
     });
+    server.on('upgrade', (req, socket, head) => this.serveUpgrade(req, socket, head));
     server.on('clientError', (_error, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     });
@@ -170,6 +196,8 @@ export class WakeProxy {
     this.server = null;
     this.streams.close();
     this.gate.close();
+    this.open.close();
+    this.upgrades.close();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     if (!server) return;
@@ -194,6 +222,11 @@ export class WakeProxy {
     }
   }
 
+  /** Answer one upgrade (a WebSocket): its own listener's, or one another server hands over. */
+  serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.upgrades.serve(req, socket, head);
+  }
+
   /** The app a Host routes to (enabled routes, then the apps rules manage). */
   appFor(host: string): string | undefined {
     const routes = this.options.routes();
@@ -213,7 +246,7 @@ export class WakeProxy {
     const framing = unframed(req);
     if (framing) return refuse(res, framing);
     if (cameThroughHere(req.headers.via, this.via)) return plain(res, 508, LOOP_TEXT);
-    const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const host = requestHost(req.headers);
     const appId = this.appFor(host);
     if (!appId)
       return plain(res, 404, `Clever Reaper: no app is routed for this host (${host.slice(0, 100)})`);
@@ -245,7 +278,7 @@ export class WakeProxy {
       const waiting =
         record?.state === 'Up' ? this.gate.wait(appId, record.cameUpAt, door.readyDelayMs) : null;
       if (waiting) return this.afterGate(waiting, record!, req, res);
-      return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res);
+      return this.forward(appId, record?.ownerId ?? routing?.ownerId ?? '', req, res, !ignored);
     }
 
     if (ignored) return answerIgnored(res, record, door, ignored);
@@ -396,28 +429,24 @@ export class WakeProxy {
     ownerId: string,
     req: IncomingMessage,
     res: ServerResponse,
+    counts = true,
   ): void | Promise<void> {
     const upstream = this.options.upstream(appId, ownerId);
-    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res));
-    this.pass(appId, upstream, req, res);
+    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res, counts));
+    this.pass(appId, upstream, req, res, counts);
   }
 
   /** Pass the request to the app and its answer back, streaming both ways (the hot path). */
-  private pass(appId: string, upstream: Upstream, req: IncomingMessage, res: ServerResponse): void {
+  private pass(
+    appId: string,
+    upstream: Upstream,
+    req: IncomingMessage,
+    res: ServerResponse,
+    counts: boolean,
+  ): void {
     const { https, hostname, port } = this.target(upstream);
-    const headers: Record<string, string | string[]> = {};
     const incoming = req.headers;
-    for (const name in incoming) {
-      const value = incoming[name];
-      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    }
-    const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    const forwardedFor = incoming['x-forwarded-for'];
-    headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${client}` : client;
-    headers['x-forwarded-host'] = incoming.host ?? '';
-    headers['x-forwarded-proto'] = 'http';
-    headers.via = withVia(incoming.via, this.via, req.httpVersion);
-    headers.host = upstream.host;
+    const headers = forwardedHeaders(req, upstream.host, this.via);
     keepFraming(incoming, headers);
     const outgoing = (https ? httpsRequest : httpRequest)(
       {
@@ -446,7 +475,10 @@ export class WakeProxy {
       if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
       else res.destroy();
     });
+    // In flight, the request is an open connection (a stream, a long poll, a download, an upload).
+    const open = this.open.opened(appId, req.socket, counts);
     res.on('close', () => {
+      this.open.closed(open);
       if (!res.writableFinished) outgoing.destroy();
     });
     req.pipe(outgoing);

@@ -113,7 +113,14 @@ export function fakeApi(
       routes: routes.filter((r) => r.appId === appId),
       ranges: [],
       nextTransitions: [],
-      traffic: { counted: 0, bySource: {}, ignored: {}, lastIgnoredAt: null, accessLog: null },
+      traffic: {
+        counted: 0,
+        bySource: {},
+        ignored: {},
+        lastIgnoredAt: null,
+        accessLog: null,
+        connections: { open: 0, inUse: 0 },
+      },
       wakeSources: {
         proxy: { hosts: [], listening: false },
         accessLogs: true,

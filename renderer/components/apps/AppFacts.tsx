@@ -50,6 +50,15 @@ export function TrafficSection({ traffic }: { traffic: AppTrafficView }) {
             {traffic.accessLog.connected ? t('facts.accessLogFollowed') : t('facts.accessLogReconnecting')}
           </span>
         )}
+        {traffic.connections.open > 0 && (
+          <span className="muted">
+            {' '}
+            {t('facts.openConnections', {
+              count: traffic.connections.open,
+              inUse: traffic.connections.inUse,
+            })}
+          </span>
+        )}
       </p>
       {ignored.length > 0 && (
         <>

@@ -155,6 +155,8 @@ export const apps = {
     fromSource: '{{count}} from {{source}}',
     accessLogFollowed: 'Access log followed.',
     accessLogReconnecting: 'Access log reconnecting.',
+    openConnections_one: '{{count}} connection open through the wake proxy ({{inUse}} keeping it awake).',
+    openConnections_other: '{{count}} connections open through the wake proxy ({{inUse}} keeping it awake).',
     ignored: "Ignored by the route's filters (monitors and health checks do not keep it awake):",
     ignoredLine: '{{count}} × {{reason}}',
     noHistory: 'No history yet.',

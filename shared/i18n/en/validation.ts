@@ -27,6 +27,8 @@ export const validation = {
     callers: 'Other callers while asleep',
     ignoredAnswer: 'Ignored requests while asleep',
     quietAgents: 'User agents that never wake the app',
+    connectionsKeepAwake: 'Open connections keep the app awake',
+    connectionIdleLimitMs: 'Idle limit of a connection',
     filters: 'Traffic filters',
     pathPrefixes: 'Ignore paths',
     sources: 'Ignore sources',

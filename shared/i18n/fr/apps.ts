@@ -162,6 +162,10 @@ export const apps: Messages<typeof en> = {
     fromSource: '{{count}} par {{source}}',
     accessLogFollowed: 'Journal d’accès suivi.',
     accessLogReconnecting: 'Journal d’accès en reconnexion.',
+    openConnections_one:
+      '{{count}} connexion ouverte par le proxy de réveil (la gardant éveillée : {{inUse}}).',
+    openConnections_other:
+      '{{count}} connexions ouvertes par le proxy de réveil (la gardant éveillée : {{inUse}}).',
     ignored:
       'Ignorées par les filtres de la route (les sondes et contrôles de santé ne la maintiennent pas éveillée) :',
     ignoredLine: '{{count}} × {{reason}}',

@@ -24,6 +24,8 @@ export const validation: Messages<typeof en> = {
     callers: 'Autres appelants pendant le sommeil',
     ignoredAnswer: 'Requêtes ignorées pendant le sommeil',
     quietAgents: 'Agents qui ne réveillent jamais l’application',
+    connectionsKeepAwake: 'Les connexions ouvertes gardent l’application éveillée',
+    connectionIdleLimitMs: 'Limite d’inactivité d’une connexion',
     filters: 'Filtres de trafic',
     pathPrefixes: 'Chemins ignorés',
     sources: 'Sources ignorées',
