@@ -12,7 +12,7 @@ import { Engine } from '../main/engine/engine.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
 import { SimulatedCloud } from '../main/simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../main/store/config-store.ts';
-import { Datastore } from '../main/store/datastore.ts';
+import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
 import { MINUTE, SECOND } from '../shared/durations.ts';
 import { round } from './stats.ts';
 
@@ -58,7 +58,7 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
   }
   (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(routes);
   const port = new InProcessCleverPort(cloud);
-  const store = new Datastore(':memory:');
+  const store = new SqliteStore(':memory:');
   const engine = new Engine({ clock, clever: port, store, config });
   let transitions = 0;
   engine.on((e) => e.type === 'history' && e.entry.kind === 'transition' && transitions++);

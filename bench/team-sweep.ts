@@ -15,9 +15,9 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../main/engine/engine.ts';
 import type { EngineStore } from '../main/engine/ports.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
-import { Datastore } from '../main/store/datastore.ts';
 import { LeaseKeeper } from '../main/store/postgres/leases.ts';
 import { PostgresStore } from '../main/store/postgres/pg-store.ts';
+import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
 import { type PostgresCluster, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
 import { SECOND } from '../shared/durations.ts';
 import { routedCloud } from './routed-cloud.ts';
@@ -45,7 +45,7 @@ export async function sweepRun(n: number, url: string | null, owners = 10): Prom
   const { clock, cloud, ownerIds, config, routes } = routedCloud(n, owners);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
   const pg = url ? await PostgresStore.open(url) : null;
-  const sqlite = url ? null : new Datastore(join(dir, 'reaper.db'));
+  const sqlite = url ? null : new SqliteStore(join(dir, 'reaper.db'));
   const store: EngineStore = (pg ?? sqlite)!;
   let engine: Engine | null = null;
   const keeper = pg

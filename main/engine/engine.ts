@@ -47,6 +47,8 @@ export class Engine {
   private rulesSeen: readonly Rule[] | null = null;
   /** The sweep interval last seen (a change re-arms the waiting sweep). */
   private intervalSeen: number | null = null;
+  /** The adoption a change of the routes or rules started (its writes settle on their own). */
+  private adopting: Promise<void> = Promise.resolve();
   private readonly hosts = new HostIndex();
   private firstSweepDone: () => void = () => {};
   /** Resolves when the first sweep after start() has read every owner (names and states known). */
@@ -73,35 +75,36 @@ export class Engine {
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /**
-   * Load the datastore, follow the routes, and start both paces (the first sweep runs at once). On a
-   * store that answers at once, all of it is done when this returns; on a shared one, when it resolves.
-   */
-  start(): Promise<void> {
-    if (this.core.running) return Promise.resolve();
+  /** Load the datastore, follow the routes, and start both paces (the first sweep runs at once). */
+  async start(): Promise<void> {
+    if (this.core.running) return;
     this.core.running = true;
     this.core.abort = new AbortController();
-    const begin = (records: AppRecord[]) => {
-      this.core.records = new Map(records.map((r) => [r.appId, r]));
-      if (!this.core.running) return;
-      this.configChanged();
-      this.scheduler.start();
-    };
-    let loaded: AppRecord[] | Promise<AppRecord[]>;
+    let records: AppRecord[];
     try {
-      loaded = this.deps.store.loadRecords();
+      records = await this.deps.store.loadRecords();
     } catch (error) {
       this.core.running = false;
-      return Promise.reject(error);
-    }
-    if (Array.isArray(loaded)) {
-      begin(loaded);
-      return Promise.resolve();
-    }
-    return loaded.then(begin, (error: unknown) => {
-      this.core.running = false;
       throw error;
-    });
+    }
+    this.core.records = new Map(records.map((r) => [r.appId, r]));
+    if (!this.core.running) return;
+    this.configChanged();
+    this.scheduler.start();
+  }
+
+  /**
+   * Resolves when every write queued and every evaluation under way (with the calls it makes) has
+   * settled, those they lead to included: what tests wait on before they look.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.adopting;
+      const busy = this.evaluator.underWay();
+      if (busy.length === 0 && !this.journal.busy) return;
+      await Promise.allSettled(busy);
+      await this.journal.idle();
+    }
   }
 
   /** Stop both paces and every timer; wait for evaluations under way to end (their calls aborted). */
@@ -148,13 +151,15 @@ export class Engine {
    * These owners are acted on from now on: their routed apps adopted, each of their apps read and
    * decided on at once.
    */
-  actOn(ownerIds: readonly string[]): void {
+  async actOn(ownerIds: readonly string[]): Promise<void> {
     if (!this.core.running) return;
-    this.adoptRoutedApps();
+    await this.adoptRoutedApps();
     const owners = new Set(ownerIds);
+    const evaluations: Promise<void>[] = [];
     for (const record of this.core.records.values()) {
-      if (owners.has(record.ownerId)) void this.evaluator.evaluate(record.appId);
+      if (owners.has(record.ownerId)) evaluations.push(this.evaluator.evaluate(record.appId));
     }
+    await Promise.all(evaluations);
   }
 
   /** Resolves when the evaluations under way have ended (before a lease is given back). */
@@ -202,7 +207,8 @@ export class Engine {
    * owners, and recompute every due time. Apps no longer routed are released by their next run.
    */
   configChanged(): void {
-    this.resolve();
+    // Adoption's writes settle on their own (a refusal is announced by the journal).
+    this.adopting = this.resolve();
     for (const record of this.core.records.values()) this.scheduler.refreshDue(record);
     const interval = this.core.settings.intervalMs;
     if (this.intervalSeen !== null && interval !== this.intervalSeen) this.scheduler.rearmSweep();
@@ -245,18 +251,21 @@ export class Engine {
     return this.hosts.appFor(this.core.routing, host);
   }
 
-  /** The routing of every app from the routes, the rules and the lists last read; then adoption. */
-  private resolve(): void {
+  /**
+   * The routing of every app from the routes, the rules and the lists last read; then adoption
+   * (resolves when its writes have settled; each new record gets its due time as it enters).
+   */
+  private resolve(): Promise<void> {
     resolveRoutingInto(this.core);
-    this.adoptRoutedApps();
+    return this.adoptRoutedApps();
   }
 
   /** A sweep read these owners' application lists: the rules match against them from now on. */
-  private listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void {
+  private async listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): Promise<void> {
     for (const [ownerId, apps] of lists) this.core.ownerApps.set(ownerId, [...apps.values()]);
     if (!this.deps.config.rules().some((r) => r.enabled)) return;
     const before = this.core.routing;
-    this.resolve();
+    await this.resolve();
     for (const record of this.core.records.values()) {
       if (before.get(record.appId) !== this.core.routing.get(record.appId)) this.scheduler.refreshDue(record);
     }
@@ -275,9 +284,13 @@ export class Engine {
     for (const member of this.core.membersOf(record.appId)) this.scheduler.refreshDue(member);
   }
 
-  /** Records for newly routed apps, owners re-pointed. A write that fails is tried again next sweep. */
-  private adoptRoutedApps(): void {
+  /**
+   * Records for newly routed apps, owners re-pointed; resolves when every write has settled. A write
+   * that fails is announced by the journal and tried again next sweep.
+   */
+  private async adoptRoutedApps(): Promise<void> {
     const now = this.deps.clock.now();
+    const writes: Promise<unknown>[] = [];
     for (const [appId, r] of this.core.routing) {
       // Team mode: another instance adopts the apps of the owners it acts on.
       if (!this.core.acts(r.ownerId)) continue;
@@ -290,11 +303,12 @@ export class Engine {
           ? `put under the reaper by rule ${this.ruleLabel(r.ruleId)}`
           : 'put under the reaper by a route';
         const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
-        this.journal.add(fresh, entry).catch(() => {});
+        writes.push(this.journal.add(fresh, entry));
       } else if (r.ownerId && r.ownerId !== record.ownerId) {
-        this.journal.commit(record, { ownerId: r.ownerId }).catch(() => {});
+        writes.push(this.journal.commit(record, { ownerId: r.ownerId }));
       }
     }
+    await Promise.allSettled(writes);
   }
 
   private listedName(ownerId: string | null, appId: string): string | undefined {
@@ -342,12 +356,9 @@ export class Engine {
       patch.lastRequestSource = source;
     }
     const dryRun = settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun;
-    const next = await this.journal.commit(
-      record,
-      patch,
-      undefined,
-      wouldWakeNotes(record, dryRun, at, source),
-    );
+    const next = await this.journal.commit(record, patch, {
+      notes: wouldWakeNotes(record, dryRun, at, source),
+    });
     if (!asks) return next;
     await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
     return this.core.records.get(appId) ?? next;
@@ -363,7 +374,7 @@ export class Engine {
       members.map(async (m) => {
         this.core.groupWakes.set(m.appId, record.name);
         try {
-          this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
+          await this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
         } catch {
           return; // announced by the journal
         }
@@ -388,9 +399,11 @@ export class Engine {
     if (handed) return handed.then(() => this.mustGet(appId));
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
-    await this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
-      { kind: 'keep-awake', actor: 'operator', reason },
-    ]);
+    await this.journal.commit(
+      record,
+      { keepAwakeUntil: until },
+      { notes: [{ kind: 'keep-awake', actor: 'operator', reason }] },
+    );
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
   }
@@ -416,9 +429,10 @@ export class Engine {
         redeploySeenAt: null,
         dryRunSleepNotedAt: null,
       },
-      { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },
-      undefined,
-      'reset',
+      {
+        transition: { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },
+        kind: 'reset',
+      },
     );
     await this.evaluator.evaluate(appId);
     return this.mustGet(appId);

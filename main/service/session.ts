@@ -16,17 +16,16 @@ import { operatorCredentials } from '../clever/credentials.ts';
 import { ManualClock, ScaledClock, systemClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import type { CleverCloudPort, Clock, EngineStore } from '../engine/ports.ts';
-import { cachedExpectedWakeMs, expectedWakeMs } from '../reports/durations.ts';
+import { expectedWakeMs } from '../reports/durations.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
 import type { ReaperStore } from '../store/contract.ts';
-import { Datastore } from '../store/datastore.ts';
 import { LeaseKeeper } from '../store/postgres/leases.ts';
 import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
-import { SqliteStore } from '../store/sqlite-store.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { SessionTraffic } from '../traffic/session-traffic.ts';
 import { cleverUpstream } from '../traffic/upstream.ts';
@@ -46,7 +45,7 @@ export interface Session {
   clever: CleverCloudPort;
   traffic: SessionTraffic;
   /** The median of the app's last starts, for the waking page (null before the first). */
-  expectedWakeMs(appId: string): number | null;
+  expectedWakeMs(appId: string): Promise<number | null>;
   /** Team mode on PostgreSQL: the owners' leases this instance holds (null elsewhere). */
   leases: LeaseKeeper | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
@@ -70,7 +69,7 @@ export interface SessionOptions {
   /** Where an account session keeps its routes and settings. */
   accountBackend(): KeyValueBackend;
   /** The datastore of an account session, and what went wrong opening it. */
-  accountDatastore(): { store: Datastore; problem: string | null };
+  accountDatastore(): { store: SqliteStore; problem: string | null };
   /**
    * Team mode: the account session's datastore and its routes and settings in a shared database
    * (PostgreSQL) instead of accountDatastore() and accountBackend().
@@ -126,7 +125,7 @@ interface Parts {
   store: ReaperStore;
   /** What the engine writes to: the SQLite file itself (it answers at once), or `store`. */
   engineStore: EngineStore;
-  expectedWakeMs: (appId: string) => number | null;
+  expectedWakeMs: (appId: string) => Promise<number | null>;
   clever: CleverCloudPort;
   /** Where the wake proxy sends requests: the app's own domain, or the embedded simulator. */
   origin?: string;
@@ -283,9 +282,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       // The demo's wake proxy takes any free port, so that demos and tests never fight over one.
       config.updateSettings({ wakeProxyPort: 0, ...scenario.settings });
       for (const app of scenario.apps) config.createRoute(app.route);
-      const datastore = new Datastore(':memory:');
-      if (scenario.pastHistory) datastore.commit({ history: scenario.pastHistory(clock.now()) });
-      const store = new SqliteStore(datastore);
+      const store = new SqliteStore(':memory:');
+      if (scenario.pastHistory) await store.commit({ history: scenario.pastHistory(clock.now()) });
       const observed = (clever: CleverCloudPort) =>
         options.enginePort?.(clever, { mode: 'demo', store, clock }) ?? clever;
       const common = {
@@ -295,8 +293,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         timeScale: options.timeScale,
         config,
         store,
-        engineStore: datastore,
-        expectedWakeMs: (appId: string) => expectedWakeMs(datastore, appId),
+        engineStore: store,
+        expectedWakeMs: (appId: string) => expectedWakeMs(store, appId),
         problem: null,
         ...(log ? { log } : {}),
       };
@@ -344,16 +342,16 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
             : {}),
           store: shared.store,
           engineStore: shared.store,
-          expectedWakeMs: cachedExpectedWakeMs(shared.store),
+          expectedWakeMs: (appId) => expectedWakeMs(shared.store, appId),
           config: shared.config,
           problem: null,
         };
       } else {
-        const { store: datastore, problem } = options.accountDatastore();
+        const { store, problem } = options.accountDatastore();
         parts = {
-          store: new SqliteStore(datastore),
-          engineStore: datastore,
-          expectedWakeMs: (appId) => expectedWakeMs(datastore, appId),
+          store,
+          engineStore: store,
+          expectedWakeMs: (appId) => expectedWakeMs(store, appId),
           config: new ConfigStore(options.accountBackend(), () => clock.now()),
           problem,
         };

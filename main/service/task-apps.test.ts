@@ -10,7 +10,7 @@ import { ManualClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { FixedCredentials } from './credentials.ts';
 import { ReaperService } from './reaper-service.ts';
@@ -39,7 +39,7 @@ async function accountOn(cloud: SimulatedCloud, clock: ManualClock) {
       timeScale: 1,
       scenario: 'e2e',
       accountBackend: () => new MemoryBackend(),
-      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+      accountDatastore: () => ({ store: new SqliteStore(':memory:'), problem: null }),
     }),
     credentials: new FixedCredentials(client),
     initial: 'account',

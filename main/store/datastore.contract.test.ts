@@ -10,8 +10,8 @@ import { type HistoryFilter, type HistoryRow, historyQuerySchema } from '../../s
 import { postgresKind, type StoreFixture, sqliteKind } from '../testing/datastores.ts';
 import { ConfigStore } from './config-store.ts';
 import { LeaseLost, type ReaperStore, SchemaTooNew } from './contract.ts';
-import { MIGRATIONS } from './datastore.ts';
 import { PG_MIGRATIONS } from './postgres/pg-schema.ts';
+import { MIGRATIONS } from './sqlite/sqlite-schema.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
 

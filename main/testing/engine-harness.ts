@@ -4,15 +4,16 @@
  */
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import type { Log } from '../../shared/log.ts';
+import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import type { CleverCloudPort, EngineStore, LeaseGuard } from '../engine/ports.ts';
+import type { CleverCloudPort, EngineStore } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 
 /** Monday 5 January 2026, 09:00 UTC. */
 export const MONDAY_9AM = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -21,7 +22,7 @@ export interface HarnessOptions {
   start?: number;
   settings?: SettingsUpdate;
   sim?: Partial<SimOptions>;
-  store?: Datastore;
+  store?: SqliteStore;
   /** The store the engine writes to, when not `store` (a PostgreSQL datastore...). */
   engineStore?: EngineStore;
   /** Team mode: the lease each write is fenced by. */
@@ -44,7 +45,7 @@ export function harness(options: HarnessOptions = {}) {
   const port = options.port ?? inProcess;
   const config = options.config ?? new ConfigStore(new MemoryBackend(), () => clock.now());
   if (options.settings) config.updateSettings(options.settings);
-  const store = options.store ?? new Datastore(':memory:');
+  const store = options.store ?? new SqliteStore(':memory:');
   const engine = new Engine({
     clock,
     clever: port,

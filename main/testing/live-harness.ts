@@ -15,7 +15,7 @@ import { Engine } from '../engine/engine.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 
 export interface LiveHarness {
   clock: ScaledClock;
@@ -23,7 +23,7 @@ export interface LiveHarness {
   sim: SimulatorServer;
   client: CleverClient;
   config: ConfigStore;
-  store: Datastore;
+  store: SqliteStore;
   engine: Engine;
   calls: CallRecord[];
   manage(name: string, app?: Parameters<SimulatedCloud['addApp']>[2], route?: Partial<RouteCreate>): SimApp;
@@ -60,7 +60,7 @@ export async function liveHarness(
   const config = new ConfigStore(new MemoryBackend(), () => clock.now());
   if (options.settings) config.updateSettings(options.settings);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-live-'));
-  const store = new Datastore(join(dir, 'reaper.db'));
+  const store = new SqliteStore(join(dir, 'reaper.db'));
   const engine = new Engine({ clock, clever: client, store, config });
   config.onChange(() => engine.configChanged());
 

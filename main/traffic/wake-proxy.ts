@@ -56,7 +56,7 @@ export interface WakeProxyOptions {
   /** Synchronous when known (the hot path then allocates no promise), a promise when it must be read. */
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
-  expectedWakeMs?: (appId: string) => number | null;
+  expectedWakeMs?: (appId: string) => Promise<number | null>;
   log?: Log;
   /** Connection and stream caps (default: the process's, see limits.ts). */
   limits?: Partial<ProxyLimits>;
@@ -242,7 +242,7 @@ export class WakeProxy {
     const next = new Promise<null>((resolve) => setImmediate(resolve, null));
     if ((await Promise.race([asking, next])) === false)
       return this.forward(record.appId, record.ownerId, req, res);
-    this.wakingPage(record, req, res);
+    await this.wakingPage(record, req, res);
   }
 
   /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
@@ -269,7 +269,8 @@ export class WakeProxy {
       return this.forward(appId, ready.ownerId, req, res);
     } catch {
       if (gone.signal.aborted) return;
-      const retryAfter = Math.max(5, Math.round((this.options.expectedWakeMs?.(appId) ?? 30_000) / 1000));
+      const expected = (await this.options.expectedWakeMs?.(appId)) ?? 30_000;
+      const retryAfter = Math.max(5, Math.round(expected / 1000));
       res.writeHead(503, {
         'content-type': 'application/json; charset=utf-8',
         'retry-after': String(retryAfter),
@@ -286,7 +287,8 @@ export class WakeProxy {
     }
   }
 
-  private wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): void {
+  private async wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const expectedMs = (await this.options.expectedWakeMs?.(record.appId)) ?? null;
     const nonce = randomBytes(16).toString('base64');
     const language = wakingLanguage(req.headers['accept-language']);
     res.writeHead(503, {
@@ -301,7 +303,7 @@ export class WakeProxy {
     res.end(
       wakingPage({
         appName: record.name,
-        expectedMs: this.options.expectedWakeMs?.(record.appId) ?? null,
+        expectedMs,
         nonce,
         language,
       }),

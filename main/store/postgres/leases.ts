@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Log } from '../../../shared/log.ts';
-import type { LeaseGuard } from '../../engine/ports.ts';
+import type { LeaseGuard } from '../../../shared/port-errors.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
 
 export const DEFAULT_LEASE_MS = 15_000;
