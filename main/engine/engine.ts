@@ -47,6 +47,10 @@ export class Engine {
   private rulesSeen: readonly Rule[] | null = null;
   /** The sweep interval last seen (a change re-arms the waiting sweep). */
   private intervalSeen: number | null = null;
+  /** Per app, the request being written: the next one waits for it. */
+  private readonly requesting = new Map<string, Promise<void>>();
+  /** Apps a request asks for while its write is under way. */
+  private readonly asking = new Set<string>();
   /** The adoption a change of the routes or rules started (its writes settle on their own). */
   private adopting: Promise<void> = Promise.resolve();
   private readonly hosts = new HostIndex();
@@ -332,6 +336,43 @@ export class Engine {
     source: TrafficSource,
     at = this.deps.clock.now(),
   ): Promise<AppRecord | undefined> {
+    // Requests of one app one after the other: each decided on the record the one before wrote
+    // (simultaneous requests for a sleeping app ask for it once).
+    const prior = this.requesting.get(appId);
+    const written = prior
+      ? prior.then(() => this.writeRequest(appId, source, at))
+      : this.writeRequest(appId, source, at);
+    const settled: Promise<void> = written
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        if (this.requesting.get(appId) === settled) this.requesting.delete(appId);
+      });
+    this.requesting.set(appId, settled);
+    const outcome = await written;
+    if (!outcome) return undefined;
+    const { next, asks } = outcome;
+    if (!asks || next === null) return outcome.record;
+    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
+    return this.core.records.get(appId) ?? next;
+  }
+
+  /**
+   * Whether the app is asked for: its wake written, or a request that asks for it being written
+   * (the access logs count a wake once).
+   */
+  wakeAsked(appId: string): boolean {
+    return this.core.records.get(appId)?.wakeRequestedAt != null || this.asking.has(appId);
+  }
+
+  /** The write of a request (see request); `next` null when it was handed over or needs no write. */
+  private async writeRequest(
+    appId: string,
+    source: TrafficSource,
+    at: number,
+  ): Promise<{ record: AppRecord; next: AppRecord | null; asks: boolean } | undefined> {
     const record = this.core.records.get(appId);
     if (!record) return undefined;
     const asks =
@@ -339,12 +380,14 @@ export class Engine {
     // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
     if (!this.core.acts(record.ownerId)) {
       this.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
-      return record;
+      return { record, next: null, asks: false };
     }
-    if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;
+    if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) {
+      return { record, next: null, asks: false };
+    }
     // Steady traffic on an awake app: noted (the wake proxy's hot path), applied to the record within
     // a second or before the app's next decision, written with its next change.
-    if (!asks && this.traffic.noted(record, at, source)) return record;
+    if (!asks && this.traffic.noted(record, at, source)) return { record, next: null, asks: false };
     this.traffic.written(appId, at);
     const patch: Partial<AppRecord> = {};
     if (record.lastRequestAt === null || at > record.lastRequestAt) {
@@ -356,12 +399,15 @@ export class Engine {
       patch.lastRequestSource = source;
     }
     const dryRun = settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun;
-    const next = await this.journal.commit(record, patch, {
-      notes: wouldWakeNotes(record, dryRun, at, source),
-    });
-    if (!asks) return next;
-    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
-    return this.core.records.get(appId) ?? next;
+    if (asks) this.asking.add(appId);
+    try {
+      const next = await this.journal.commit(record, patch, {
+        notes: wouldWakeNotes(record, dryRun, at, source),
+      });
+      return { record: next, next, asks };
+    } finally {
+      if (asks) this.asking.delete(appId);
+    }
   }
 
   /**

@@ -78,13 +78,20 @@ export function harness(options: HarnessOptions = {}) {
     state(appId: string) {
       return engine.get(appId)?.state;
     },
-    /** Advance time in steps, recording the first time `predicate` holds. */
+    /** Every write queued and every evaluation under way settled (the engine's writes are asynchronous). */
+    idle: () => engine.idle(),
+    /**
+     * Advance time in steps, recording the first time `predicate` holds, looked at once the engine
+     * is idle after each step.
+     */
     async until(predicate: () => boolean, limitMs: number, stepMs = 1000): Promise<number | null> {
       const end = clock.now() + limitMs;
       while (clock.now() < end) {
+        await engine.idle();
         if (predicate()) return clock.now();
         await clock.advance(stepMs);
       }
+      await engine.idle();
       return predicate() ? clock.now() : null;
     },
   };
