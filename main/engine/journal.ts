@@ -203,7 +203,8 @@ export class Journal {
 
   /**
    * The one door: every write of the engine goes through here (with the owner's lease, in team
-   * mode). Writes asked for in the same turn (a sweep's, an adoption's) are batched per owner and
+   * mode). Writes asked for in the same turn of the event loop (a sweep's, an adoption's) are batched
+   * per owner and
    * sent as one commit: one transaction, the guard checked once; all are written or none. A refusal
    * is announced once and rethrown to each; the first write that works clears it.
    */
@@ -213,7 +214,9 @@ export class Journal {
       const created: Batch = { changes: [], settle: [] };
       batch = created;
       this.batches.set(ownerId, created);
-      queueMicrotask(() => {
+      // At the end of this turn of the event loop: the writes of evaluations running side by side
+      // (a sweep's, eight at a time) go together.
+      setImmediate(() => {
         this.batches.delete(ownerId);
         this.flush(ownerId, created);
       });
