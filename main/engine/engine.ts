@@ -10,21 +10,20 @@
  * they ask for; nothing is decided without a fresh read of Clever Cloud.
  *
  * The Engine composes its parts and holds the operator's actions: the scheduling loop
- * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts) and the
- * journal, the one door for writes (journal.ts).
+ * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts), the requests
+ * (requests.ts) and the journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
-import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
+import type { ListedApp, Rule } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
-import { membersToWake } from './decide-group.ts';
-import { wouldWakeNotes } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
 import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
+import { Requests } from './requests.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
 import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
@@ -41,16 +40,13 @@ export class Engine {
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
   private readonly ruleOwners: RuleOwners;
+  private readonly requests: Requests;
   /** What a record written or read again sets off: its due times, or its timers dropped. */
   private readonly watch: { changed: (record: AppRecord) => void; forgotten: (appId: string) => void };
   /** The rules last resolved (a change of them sweeps at once). */
   private rulesSeen: readonly Rule[] | null = null;
   /** The sweep interval last seen (a change re-arms the waiting sweep). */
   private intervalSeen: number | null = null;
-  /** Per app, the request being written: the next one waits for it. */
-  private readonly requesting = new Map<string, Promise<void>>();
-  /** Apps a request asks for while its write is under way. */
-  private readonly asking = new Set<string>();
   /** The adoption a change of the routes or rules started (its writes settle on their own). */
   private adopting: Promise<void> = Promise.resolve();
   private readonly hosts = new HostIndex();
@@ -69,6 +65,7 @@ export class Engine {
     this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
+    this.requests = new Requests(this.core, this.journal, this.traffic, this.evaluator);
     this.scheduler = new Scheduler(this.core, this.journal, this.evaluator, {
       adopt: () => this.adoptRoutedApps(),
       extraOwners: () => this.ruleOwners.wanted(),
@@ -331,32 +328,8 @@ export class Engine {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  async request(
-    appId: string,
-    source: TrafficSource,
-    at = this.deps.clock.now(),
-  ): Promise<AppRecord | undefined> {
-    // Requests of one app one after the other: each decided on the record the one before wrote
-    // (simultaneous requests for a sleeping app ask for it once).
-    const prior = this.requesting.get(appId);
-    const written = prior
-      ? prior.then(() => this.writeRequest(appId, source, at))
-      : this.writeRequest(appId, source, at);
-    const settled: Promise<void> = written
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        if (this.requesting.get(appId) === settled) this.requesting.delete(appId);
-      });
-    this.requesting.set(appId, settled);
-    const outcome = await written;
-    if (!outcome) return undefined;
-    const { next, asks } = outcome;
-    if (!asks || next === null) return outcome.record;
-    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
-    return this.core.records.get(appId) ?? next;
+  request(appId: string, source: TrafficSource, at = this.deps.clock.now()): Promise<AppRecord | undefined> {
+    return this.requests.request(appId, source, at);
   }
 
   /**
@@ -364,69 +337,7 @@ export class Engine {
    * (the access logs count a wake once).
    */
   wakeAsked(appId: string): boolean {
-    return this.core.records.get(appId)?.wakeRequestedAt != null || this.asking.has(appId);
-  }
-
-  /** The write of a request (see request); `next` null when it was handed over or needs no write. */
-  private async writeRequest(
-    appId: string,
-    source: TrafficSource,
-    at: number,
-  ): Promise<{ record: AppRecord; next: AppRecord | null; asks: boolean } | undefined> {
-    const record = this.core.records.get(appId);
-    if (!record) return undefined;
-    const asks =
-      record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
-    // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
-    if (!this.core.acts(record.ownerId)) {
-      this.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
-      return { record, next: null, asks: false };
-    }
-    if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) {
-      return { record, next: null, asks: false };
-    }
-    // Steady traffic on an awake app: noted (the wake proxy's hot path), applied to the record within
-    // a second or before the app's next decision, written with its next change.
-    if (!asks && this.traffic.noted(record, at, source)) return { record, next: null, asks: false };
-    this.traffic.written(appId, at);
-    const patch: Partial<AppRecord> = {};
-    if (record.lastRequestAt === null || at > record.lastRequestAt) {
-      patch.lastRequestAt = at;
-      patch.lastRequestSource = source;
-    }
-    if (asks && record.wakeRequestedAt === null) {
-      patch.wakeRequestedAt = at;
-      patch.lastRequestSource = source;
-    }
-    const dryRun = settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun;
-    if (asks) this.asking.add(appId);
-    try {
-      const next = await this.journal.commit(record, patch, {
-        notes: wouldWakeNotes(record, dryRun, at, source),
-      });
-      return { record: next, next, asks };
-    } finally {
-      if (asks) this.asking.delete(appId);
-    }
-  }
-
-  /**
-   * A request asked for a member of a group: the other members that sleep are asked for too (the
-   * history of each says "woken with its group (request for ...)"). Members in Error stay alone.
-   */
-  private async wakeGroup(record: AppRecord, source: TrafficSource, at: number): Promise<void> {
-    const members = membersToWake(record.appId, this.core.membersOf(record.appId));
-    await Promise.all(
-      members.map(async (m) => {
-        this.core.groupWakes.set(m.appId, record.name);
-        try {
-          await this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
-        } catch {
-          return; // announced by the journal
-        }
-        await this.evaluator.evaluate(m.appId);
-      }),
-    );
+    return this.requests.wakeAsked(appId);
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
