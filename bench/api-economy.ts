@@ -32,7 +32,7 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
   const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
   const cloud = new SimulatedCloud(clock);
   const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
-  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
+  const backend = new MemoryBackend();
   const routes = [];
   const busy: string[] = [];
   const sleepy: string[] = [];
@@ -56,7 +56,9 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
       updatedAt: 0,
     });
   }
-  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(routes);
+  // Written to the backend in one go (creating them one by one would re-route n times).
+  backend.set('routes', routes);
+  const config = new ConfigStore(backend, () => clock.now());
   const port = new InProcessCleverPort(cloud);
   const store = new SqliteStore(':memory:');
   const engine = new Engine({ clock, clever: port, store, config });
