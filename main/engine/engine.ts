@@ -92,6 +92,13 @@ export class Engine {
     if (!this.core.running) return;
     this.configChanged();
     this.scheduler.start();
+    // Resolved with the routed apps adopted (their records written and in memory).
+    await this.adopting;
+  }
+
+  /** Resolves once the apps the last change of routes or rules put under the reaper are adopted. */
+  adopted(): Promise<void> {
+    return this.adopting;
   }
 
   /**

@@ -173,7 +173,10 @@ export class ReaperService {
     }
     const handler = this.handlers[name] as (input: ParsedInput<K>) => Promise<CallOutput<K>>;
     try {
-      return await handler(input);
+      const output = await handler(input);
+      // A call that changed routes or rules answers once their apps are adopted (written, listed).
+      await this.session?.engine.adopted();
+      return output;
     } catch (error) {
       throw translate(error);
     }
