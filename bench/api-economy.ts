@@ -12,7 +12,7 @@ import { Engine } from '../main/engine/engine.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
 import { SimulatedCloud } from '../main/simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../main/store/config-store.ts';
-import { Datastore } from '../main/store/datastore.ts';
+import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
 import { MINUTE, SECOND } from '../shared/durations.ts';
 import { round } from './stats.ts';
 
@@ -32,7 +32,7 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
   const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
   const cloud = new SimulatedCloud(clock);
   const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
-  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
+  const backend = new MemoryBackend();
   const routes = [];
   const busy: string[] = [];
   const sleepy: string[] = [];
@@ -56,9 +56,11 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
       updatedAt: 0,
     });
   }
-  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(routes);
+  // Written to the backend in one go (creating them one by one would re-route n times).
+  backend.set('routes', routes);
+  const config = new ConfigStore(backend, () => clock.now());
   const port = new InProcessCleverPort(cloud);
-  const store = new Datastore(':memory:');
+  const store = new SqliteStore(':memory:');
   const engine = new Engine({ clock, clever: port, store, config });
   let transitions = 0;
   engine.on((e) => e.type === 'history' && e.entry.kind === 'transition' && transitions++);

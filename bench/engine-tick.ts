@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../main/engine/engine.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
-import { Datastore } from '../main/store/datastore.ts';
+import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
 import { SECOND } from '../shared/durations.ts';
 import { routedCloud } from './routed-cloud.ts';
 import { type Result, stats } from './stats.ts';
@@ -16,7 +16,7 @@ import { type Result, stats } from './stats.ts';
 export async function engineTick(n: number, owners = 10): Promise<Result[]> {
   const { clock, cloud, config, routes } = routedCloud(n, owners);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-'));
-  const store = new Datastore(join(dir, 'reaper.db'));
+  const store = new SqliteStore(join(dir, 'reaper.db'));
   const engine = new Engine({ clock, clever: new InProcessCleverPort(cloud), store, config });
   const sweeps: number[] = [];
   const fast: number[] = [];

@@ -1,7 +1,7 @@
 /**
  * What the in-process engine benchmarks start from: `n` apps over `owners` organisations of a
  * simulated Clever Cloud on a manual clock (Monday 5 January 2026, 09:00 UTC), each with an enabled
- * route of a day's grace period, written to the config in one go (creating them one by one would
+ * route of a day's grace period, written to the config's backend in one go (creating them one by one would
  * re-route n times).
  */
 import { ManualClock } from '../main/engine/clocks.ts';
@@ -13,14 +13,15 @@ export function routedCloud(n: number, owners: number) {
   const clock = new ManualClock(Date.UTC(2026, 0, 5, 9));
   const cloud = new SimulatedCloud(clock);
   const ownerIds = Array.from({ length: owners }, (_, i) => cloud.addOrganisation(`Org ${i}`).id);
-  const config = new ConfigStore(new MemoryBackend(), () => clock.now());
   const routes = [];
   for (let i = 0; i < n; i++) {
     const ownerId = ownerIds[i % owners]!;
     const app = cloud.addApp(ownerId, `app-${i}`);
     routes.push({ appId: app.id, ownerId, gracePeriodMs: 24 * HOUR });
   }
-  (config as unknown as { writeRoutes: (r: unknown[]) => void }).writeRoutes(
+  const backend = new MemoryBackend();
+  backend.set(
+    'routes',
     routes.map((r, i) => ({
       id: `route_${i}`,
       label: '',
@@ -33,5 +34,6 @@ export function routedCloud(n: number, owners: number) {
       ...r,
     })),
   );
+  const config = new ConfigStore(backend, () => clock.now());
   return { clock, cloud, ownerIds, config, routes };
 }

@@ -6,6 +6,9 @@
  * transaction each) and a steady sweep (every app read and decided; every tenth app got a request
  * since the last sweep, each request a write), as `engine-tick.ts` measures them.
  *
+ * A third series runs PostgreSQL with the two NOTIFY triggers a commit fires (app_state_notifies,
+ * history_notifies: team mode's bus, migration 3 of pg-schema.ts) disabled, to show what they cost.
+ *
  *   node bench/team-sweep.ts [--apps N] [--runs N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,9 +18,9 @@ import { parseArgs } from 'node:util';
 import { Engine } from '../main/engine/engine.ts';
 import type { EngineStore } from '../main/engine/ports.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
-import { Datastore } from '../main/store/datastore.ts';
 import { PgLeases } from '../main/store/postgres/pg-leases.ts';
 import { PostgresStore } from '../main/store/postgres/pg-store.ts';
+import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
 import { LeaseKeeper } from '../main/team/lease-keeper.ts';
 import { type PostgresCluster, startPostgresCluster } from '../main/testing/postgres-cluster.ts';
 import { SECOND } from '../shared/durations.ts';
@@ -42,11 +45,15 @@ interface Run {
 }
 
 /** One run of the engine on `n` apps, on SQLite (`url` null) or on the PostgreSQL database `url`. */
-export async function sweepRun(n: number, url: string | null, owners = 10): Promise<Run> {
+export async function sweepRun(n: number, url: string | null, owners = 10, notify = true): Promise<Run> {
   const { clock, cloud, ownerIds, config, routes } = routedCloud(n, owners);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
   const pg = url ? await PostgresStore.open(url) : null;
-  const sqlite = url ? null : new Datastore(join(dir, 'reaper.db'));
+  if (pg && !notify) {
+    await pg.pool.query('ALTER TABLE app_state DISABLE TRIGGER app_state_notifies');
+    await pg.pool.query('ALTER TABLE history DISABLE TRIGGER history_notifies');
+  }
+  const sqlite = url ? null : new SqliteStore(join(dir, 'reaper.db'));
   const store: EngineStore = (pg ?? sqlite)!;
   let engine: Engine | null = null;
   const keeper = pg
@@ -105,7 +112,7 @@ export async function sweepRun(n: number, url: string | null, owners = 10): Prom
   await keeper?.stop();
   await engine.stop();
   await pg?.close();
-  sqlite?.close();
+  await sqlite?.close();
   rmSync(dir, { recursive: true, force: true });
   return { firstRunMs, sweeps: sweeps.slice(0, SWEEPS), writingSweepMs };
 }
@@ -115,13 +122,20 @@ export async function teamSweep(n = 1000, runs = 5): Promise<Result[]> {
   try {
     cluster = await startPostgresCluster();
     const out: Result[] = [];
-    const per = { sqlite: [] as Run[], postgres: [] as Run[] };
+    const per = {
+      sqlite: [] as Run[],
+      postgres: [] as Run[],
+      'postgres without NOTIFY triggers': [] as Run[],
+    };
     for (let r = 0; r < runs; r++) {
-      // Alternate, so that the machine's drift weighs on both alike.
+      // Alternate, so that the machine's drift weighs on all alike.
       per.sqlite.push(await sweepRun(n, null));
       per.postgres.push(await sweepRun(n, await cluster.createDatabase()));
+      per['postgres without NOTIFY triggers'].push(
+        await sweepRun(n, await cluster.createDatabase(), 10, false),
+      );
     }
-    for (const kind of ['sqlite', 'postgres'] as const) {
+    for (const kind of ['sqlite', 'postgres', 'postgres without NOTIFY triggers'] as const) {
       const list = per[kind];
       const medians = list.map((run) => stats(run.sweeps).median);
       out.push({

@@ -4,8 +4,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { type SseEvent, SseParser } from '../../shared/sse.ts';
-import { CleverCallError } from '../engine/ports.ts';
 import { statusError, toCallError } from './call-errors.ts';
 import { authorizationHeader } from './credentials.ts';
 import { type CallRecord, type CleverHttp, endpointOf } from './http.ts';

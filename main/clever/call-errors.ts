@@ -4,7 +4,7 @@
  * Clever Cloud's text is kept only once every form of every secret is redacted (redaction.ts).
  */
 import { HTTPError, isNetworkError, isTimeoutError } from 'ky';
-import { CleverCallError, type CleverErrorKind } from '../engine/ports.ts';
+import { CleverCallError, type CleverErrorKind } from '../../shared/port-errors.ts';
 import { type Credentials, secretSetOf } from './credentials.ts';
 import { externalText, redactSecrets, type SecretSet } from './redaction.ts';
 import { errorBodySchema } from './schemas.ts';

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CleverCallError } from '../engine/ports.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { leakedForms, piecesLeft } from '../testing/secret-forms.ts';
 import { CleverClient } from './client.ts';
 import { CLEVER_TOOLS_CONSUMER, operatorCredentials } from './credentials.ts';

@@ -3,8 +3,8 @@
  * real API (quirks included).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { systemClock } from '../engine/clocks.ts';
-import { CleverCallError } from '../engine/ports.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { until } from '../testing/serve-process.ts';

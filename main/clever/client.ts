@@ -9,14 +9,10 @@
  * - Retries with backoff, a timeout per attempt, one record per call (http.ts); every call takes an
  *   AbortSignal. The access-log streams are in access-log-streams.ts, the price system in prices.ts.
  */
+
+import { CleverCallError } from '../../shared/port-errors.ts';
 import type { SseEvent } from '../../shared/sse.ts';
-import {
-  type CleverApp,
-  CleverCallError,
-  type CleverCloudPort,
-  type CleverDeployment,
-  type CleverOwner,
-} from '../engine/ports.ts';
+import type { CleverApp, CleverCloudPort, CleverDeployment, CleverOwner } from '../engine/ports.ts';
 import { AccessLogStreams } from './access-log-streams.ts';
 import { authorizationHeader, type Credentials } from './credentials.ts';
 import { type CleverEvent, eventSocket } from './events.ts';

@@ -10,7 +10,7 @@
  */
 import ky, { HTTPError, isNetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { CleverCallError, type CleverErrorKind } from '../engine/ports.ts';
+import { CleverCallError, type CleverErrorKind } from '../../shared/port-errors.ts';
 import { notSent, toCallError } from './call-errors.ts';
 import { authorizationHeader, type Credentials } from './credentials.ts';
 

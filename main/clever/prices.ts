@@ -3,7 +3,7 @@
  * them (the savings report multiplies the two).
  */
 import type { z } from 'zod';
-import { CleverCallError } from '../engine/ports.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { type CleverHttp, ownerPath } from './http.ts';
 import { applicationSchema, priceSystemSchema } from './schemas.ts';
 

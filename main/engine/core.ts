@@ -5,13 +5,14 @@
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { settingsFor } from '../../shared/rules.ts';
 import { Schedule } from '../../shared/schedule.ts';
 import type { GroupContext } from './decide-group.ts';
 import { sleepBlocker, sleepDueAt } from './decide-sleep.ts';
 import type { DecisionContext } from './decision.ts';
-import type { CleverApp, CleverCloudPort, Clock, EngineConfig, EngineStore, LeaseGuard } from './ports.ts';
+import type { CleverApp, CleverCloudPort, Clock, EngineConfig, EngineStore } from './ports.ts';
 
 export type EngineEvent =
   | { type: 'app'; record: AppRecord }

@@ -23,18 +23,17 @@ afterEach(async () => {
 const START = 'POST /v2/organisations/:XXX/applications/:XXX/instances';
 
 /** Transitions of an app, oldest first, as "from>to/actor". */
-function transitions(appId: string, since = 0): string[] {
-  return h.store
-    .historyOf(appId)
+async function transitions(appId: string, since = 0): Promise<string[]> {
+  return (await h.store.historyOf(appId))
     .filter((e) => e.kind === 'transition' && e.at >= since)
     .reverse()
     .map((e) => `${e.from}>${e.to}/${e.actor}`);
 }
 
 /** The "two engines are fighting" banner's view of an app's history. */
-function rivalSuspects(appId: string): { appId: string; count: number }[] {
+async function rivalSuspects(appId: string): Promise<{ appId: string; count: number }[]> {
   const detector = new RivalDetector();
-  const entries: HistoryEntry[] = h.store.historyOf(appId).reverse();
+  const entries: HistoryEntry[] = (await h.store.historyOf(appId)).reverse();
   for (const e of entries) detector.note(e);
   return detector.suspects(h.clock.now());
 }
@@ -60,7 +59,10 @@ describe('a start made outside the reaper, before its deployment is listed', () 
     await h.engine.reconcileNow(); // the sweep sees WANTS_TO_BE_UP; the deployment is not listed yet
     expect(h.state(app.id)).toBe('WaitingForUp');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    expect(transitions(app.id, since)).toEqual(['Down>WaitingForUp/outside', 'WaitingForUp>Up/outside']);
+    expect(await transitions(app.id, since)).toEqual([
+      'Down>WaitingForUp/outside',
+      'WaitingForUp>Up/outside',
+    ]);
     expect(h.engine.get(app.id)!.cause).toBeNull();
   });
 });
@@ -74,13 +76,16 @@ describe('an app left WANTS_TO_BE_UP by a cancelled or failed start', () => {
     expect(h.cloud.app(app.ownerId, app.id)!.state).toBe('WANTS_TO_BE_UP');
     const since = h.clock.now();
     for (let i = 0; i < 3; i++) await h.engine.reconcileNow();
-    expect(transitions(app.id, since)).toEqual([]);
+    expect(await transitions(app.id, since)).toEqual([]);
 
     h.cloud.consoleStart(app.id);
     await h.engine.reconcileNow(); // within the listing delay: the newest listed is the stale CANCELLED
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    expect(transitions(app.id, since)).toEqual(['Down>WaitingForUp/outside', 'WaitingForUp>Up/outside']);
-    expect(rivalSuspects(app.id)).toEqual([]);
+    expect(await transitions(app.id, since)).toEqual([
+      'Down>WaitingForUp/outside',
+      'WaitingForUp>Up/outside',
+    ]);
+    expect(await rivalSuspects(app.id)).toEqual([]);
   });
 
   it('an app adopted while WANTS_TO_BE_UP after a failed start is asleep, not starting', async () => {
@@ -88,7 +93,7 @@ describe('an app left WANTS_TO_BE_UP by a cancelled or failed start', () => {
     const app = h.manage('failed-before', { state: 'WANTS_TO_BE_UP', lastDeployment: 'FAIL' });
     h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
-    expect(transitions(app.id)).toEqual(['null>WaitingForInit/operator', 'WaitingForInit>Down/reaper']);
+    expect(await transitions(app.id)).toEqual(['null>WaitingForInit/operator', 'WaitingForInit>Down/reaper']);
   });
 });
 
@@ -122,7 +127,7 @@ describe('autoscaling entries in the activity (item 4)', () => {
       h.cloud.addActivity(app.id, action, 'FAIL');
       h.engine.start();
       await h.eventually(() => h.state(app.id) === 'Down', 'Down');
-      expect(h.store.historyOf(app.id).some((e) => e.to === 'Error')).toBe(false);
+      expect((await h.store.historyOf(app.id)).some((e) => e.to === 'Error')).toBe(false);
     },
   );
 
@@ -143,7 +148,7 @@ describe('autoscaling entries in the activity (item 4)', () => {
     await h.eventually(() => h.engine.get(app.id)?.deploymentId !== null, 'the start answered');
     h.cloud.addActivity(app.id, 'DOWNSCALE', 'FAIL');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    expect(h.store.historyOf(app.id).some((e) => e.to === 'Error')).toBe(false);
+    expect((await h.store.historyOf(app.id)).some((e) => e.to === 'Error')).toBe(false);
   });
 });
 

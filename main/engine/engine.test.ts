@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReaperState } from '../../shared/domain.ts';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
-import { CleverCallError, type CleverCloudPort } from './ports.ts';
+import type { CleverCloudPort } from './ports.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -238,7 +239,7 @@ describe('the job', () => {
     await h.clock.advance(30 * MINUTE);
     expect(h.state(app.id)).toBe('Up');
     expect(h.port.calls.get('stopApplication') ?? 0).toBe(0);
-    const wouldSleep = h.store.historyOf(app.id).filter((e) => e.kind === 'would-sleep');
+    const wouldSleep = (await h.store.historyOf(app.id)).filter((e) => e.kind === 'would-sleep');
     expect(wouldSleep).toHaveLength(1);
     expect(wouldSleep[0]!.reason).toMatch(/^dry-run: would stop the app; no traffic for 2 min/);
     await h.engine.stop();
@@ -259,7 +260,7 @@ describe('reset and release', () => {
     h.engine.on((e) => e.type === 'app' && e.record.appId === app.id && states.push(e.record.state));
     await h.engine.reset(app.id);
     expect(states).toEqual(['WaitingForInit', 'Down']);
-    const history = h.store.historyOf(app.id);
+    const history = await h.store.historyOf(app.id);
     expect(history[1]).toMatchObject({
       kind: 'reset',
       from: 'Error',
@@ -281,8 +282,8 @@ describe('reset and release', () => {
     await h.clock.advance(35 * SECOND);
     expect(h.engine.get(app.id)).toBeUndefined();
     expect(h.cloud.apps.get(app.id)!.deployments[0]!.action).toBe('DEPLOY');
-    expect(h.store.loadRecords()).toHaveLength(0);
-    expect(h.store.historyOf(app.id)[0]).toMatchObject({ kind: 'release', actor: 'reaper' });
+    expect(await h.store.loadRecords()).toHaveLength(0);
+    expect((await h.store.historyOf(app.id))[0]).toMatchObject({ kind: 'release', actor: 'reaper' });
     await h.engine.stop();
   });
 
@@ -295,7 +296,7 @@ describe('reset and release', () => {
     await h.engine.releaseNow(app.id);
     expect(h.engine.get(app.id)).toBeUndefined();
     expect(h.port.calls.get('startApplication')).toBe(1);
-    expect(h.store.historyOf(app.id)[0]).toMatchObject({ kind: 'release', actor: 'operator' });
+    expect((await h.store.historyOf(app.id))[0]).toMatchObject({ kind: 'release', actor: 'operator' });
     await h.engine.stop();
   });
 });
@@ -306,7 +307,7 @@ describe('a restart of the engine (same data directory) resumes every app where 
   /** Run a scenario, optionally restarting the engine at +5 min; return when and where the app ended. */
   async function run(scenario: Scenario, restart: boolean) {
     const file = join(tempDir(), 'reaper.db');
-    const h = harness({ store: new Datastore(file) });
+    const h = harness({ store: new SqliteStore(file) });
     const app = h.manage(
       'subject',
       {
@@ -328,16 +329,16 @@ describe('a restart of the engine (same data directory) resumes every app where 
       await h.clock.advance(5 * MINUTE);
       expect(h.state(app.id)).toBe(transit);
       await engine.stop(); // the old process is gone; its datastore is all that is left
-      h.store.close();
+      await h.store.close();
       const again = harness({
         clock: h.clock,
         cloud: h.cloud,
         config: h.config,
-        store: new Datastore(file),
+        store: new SqliteStore(file),
         port: new InProcessCleverPort(h.cloud),
       });
       engine = again.engine;
-      engine.start();
+      await engine.start();
       expect(engine.get(app.id)!.state).toBe(transit);
     }
     let endedAt: number | null = null;

@@ -10,21 +10,21 @@
  * they ask for; nothing is decided without a fresh read of Clever Cloud.
  *
  * The Engine composes its parts and holds the operator's actions: the scheduling loop
- * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts) and the
- * journal, the one door for writes (journal.ts).
+ * (scheduler.ts), traffic coalescing (traffic.ts), one app's evaluation (evaluator.ts), the requests
+ * (requests.ts) and the journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
 import type { AppRouting } from '../../shared/routes.ts';
-import { type ListedApp, type Rule, settingsFor } from '../../shared/rules.ts';
+import type { ListedApp, Rule } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
 import { type DecisionContext, releaseDecision } from './decide.ts';
-import { membersToWake } from './decide-group.ts';
-import { firstAnswerNote, wouldWakeNotes } from './decide-wake.ts';
+import { firstAnswerNote } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
 import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
+import { Requests } from './requests.ts';
 import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts';
 import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
@@ -41,12 +41,15 @@ export class Engine {
   private readonly evaluator: Evaluator;
   private readonly scheduler: Scheduler;
   private readonly ruleOwners: RuleOwners;
+  private readonly requests: Requests;
   /** What a record written or read again sets off: its due times, or its timers dropped. */
   private readonly watch: { changed: (record: AppRecord) => void; forgotten: (appId: string) => void };
   /** The rules last resolved (a change of them sweeps at once). */
   private rulesSeen: readonly Rule[] | null = null;
   /** The sweep interval last seen (a change re-arms the waiting sweep). */
   private intervalSeen: number | null = null;
+  /** The adoption a change of the routes or rules started (its writes settle on their own). */
+  private adopting: Promise<void> = Promise.resolve();
   private readonly hosts = new HostIndex();
   private firstSweepDone: () => void = () => {};
   /** Resolves when the first sweep after start() has read every owner (names and states known). */
@@ -63,6 +66,7 @@ export class Engine {
     this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
+    this.requests = new Requests(this.core, this.journal, this.traffic, this.evaluator);
     this.scheduler = new Scheduler(this.core, this.journal, this.evaluator, {
       adopt: () => this.adoptRoutedApps(),
       extraOwners: () => this.ruleOwners.wanted(),
@@ -73,35 +77,43 @@ export class Engine {
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  /**
-   * Load the datastore, follow the routes, and start both paces (the first sweep runs at once). On a
-   * store that answers at once, all of it is done when this returns; on a shared one, when it resolves.
-   */
-  start(): Promise<void> {
-    if (this.core.running) return Promise.resolve();
+  /** Load the datastore, follow the routes, and start both paces (the first sweep runs at once). */
+  async start(): Promise<void> {
+    if (this.core.running) return;
     this.core.running = true;
     this.core.abort = new AbortController();
-    const begin = (records: AppRecord[]) => {
-      this.core.records = new Map(records.map((r) => [r.appId, r]));
-      if (!this.core.running) return;
-      this.configChanged();
-      this.scheduler.start();
-    };
-    let loaded: AppRecord[] | Promise<AppRecord[]>;
+    let records: AppRecord[];
     try {
-      loaded = this.deps.store.loadRecords();
+      records = await this.deps.store.loadRecords();
     } catch (error) {
       this.core.running = false;
-      return Promise.reject(error);
-    }
-    if (Array.isArray(loaded)) {
-      begin(loaded);
-      return Promise.resolve();
-    }
-    return loaded.then(begin, (error: unknown) => {
-      this.core.running = false;
       throw error;
-    });
+    }
+    this.core.records = new Map(records.map((r) => [r.appId, r]));
+    if (!this.core.running) return;
+    this.configChanged();
+    this.scheduler.start();
+    // Resolved with the routed apps adopted (their records written and in memory).
+    await this.adopting;
+  }
+
+  /** Resolves once the apps the last change of routes or rules put under the reaper are adopted. */
+  adopted(): Promise<void> {
+    return this.adopting;
+  }
+
+  /**
+   * Resolves when every write queued and every evaluation under way (with the calls it makes) has
+   * settled, those they lead to included: what tests wait on before they look.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.adopting;
+      const busy = this.evaluator.underWay();
+      if (busy.length === 0 && !this.journal.busy) return;
+      await Promise.allSettled(busy);
+      await this.journal.idle();
+    }
   }
 
   /** Stop both paces and every timer; wait for evaluations under way to end (their calls aborted). */
@@ -148,13 +160,15 @@ export class Engine {
    * These owners are acted on from now on: their routed apps adopted, each of their apps read and
    * decided on at once.
    */
-  actOn(ownerIds: readonly string[]): void {
+  async actOn(ownerIds: readonly string[]): Promise<void> {
     if (!this.core.running) return;
-    this.adoptRoutedApps();
+    await this.adoptRoutedApps();
     const owners = new Set(ownerIds);
+    const evaluations: Promise<void>[] = [];
     for (const record of this.core.records.values()) {
-      if (owners.has(record.ownerId)) void this.evaluator.evaluate(record.appId);
+      if (owners.has(record.ownerId)) evaluations.push(this.evaluator.evaluate(record.appId));
     }
+    await Promise.all(evaluations);
   }
 
   /** Resolves when the evaluations under way have ended (before a lease is given back). */
@@ -202,7 +216,8 @@ export class Engine {
    * owners, and recompute every due time. Apps no longer routed are released by their next run.
    */
   configChanged(): void {
-    this.resolve();
+    // Adoption's writes settle on their own (a refusal is announced by the journal).
+    this.adopting = this.resolve();
     for (const record of this.core.records.values()) this.scheduler.refreshDue(record);
     const interval = this.core.settings.intervalMs;
     if (this.intervalSeen !== null && interval !== this.intervalSeen) this.scheduler.rearmSweep();
@@ -245,18 +260,21 @@ export class Engine {
     return this.hosts.appFor(this.core.routing, host);
   }
 
-  /** The routing of every app from the routes, the rules and the lists last read; then adoption. */
-  private resolve(): void {
+  /**
+   * The routing of every app from the routes, the rules and the lists last read; then adoption
+   * (resolves when its writes have settled; each new record gets its due time as it enters).
+   */
+  private resolve(): Promise<void> {
     resolveRoutingInto(this.core);
-    this.adoptRoutedApps();
+    return this.adoptRoutedApps();
   }
 
   /** A sweep read these owners' application lists: the rules match against them from now on. */
-  private listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void {
+  private async listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): Promise<void> {
     for (const [ownerId, apps] of lists) this.core.ownerApps.set(ownerId, [...apps.values()]);
     if (!this.deps.config.rules().some((r) => r.enabled)) return;
     const before = this.core.routing;
-    this.resolve();
+    await this.resolve();
     for (const record of this.core.records.values()) {
       if (before.get(record.appId) !== this.core.routing.get(record.appId)) this.scheduler.refreshDue(record);
     }
@@ -275,9 +293,13 @@ export class Engine {
     for (const member of this.core.membersOf(record.appId)) this.scheduler.refreshDue(member);
   }
 
-  /** Records for newly routed apps, owners re-pointed. A write that fails is tried again next sweep. */
-  private adoptRoutedApps(): void {
+  /**
+   * Records for newly routed apps, owners re-pointed; resolves when every write has settled. A write
+   * that fails is announced by the journal and tried again next sweep.
+   */
+  private async adoptRoutedApps(): Promise<void> {
     const now = this.deps.clock.now();
+    const writes: Promise<unknown>[] = [];
     for (const [appId, r] of this.core.routing) {
       // Team mode: another instance adopts the apps of the owners it acts on.
       if (!this.core.acts(r.ownerId)) continue;
@@ -290,11 +312,12 @@ export class Engine {
           ? `put under the reaper by rule ${this.ruleLabel(r.ruleId)}`
           : 'put under the reaper by a route';
         const entry = this.journal.entry(fresh, 'transition', 'operator', reason, null, fresh.state);
-        this.journal.add(fresh, entry).catch(() => {});
+        writes.push(this.journal.add(fresh, entry));
       } else if (r.ownerId && r.ownerId !== record.ownerId) {
-        this.journal.commit(record, { ownerId: r.ownerId }).catch(() => {});
+        writes.push(this.journal.commit(record, { ownerId: r.ownerId }));
       }
     }
+    await Promise.allSettled(writes);
   }
 
   private listedName(ownerId: string | null, appId: string): string | undefined {
@@ -313,68 +336,16 @@ export class Engine {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  async request(
-    appId: string,
-    source: TrafficSource,
-    at = this.deps.clock.now(),
-  ): Promise<AppRecord | undefined> {
-    const record = this.core.records.get(appId);
-    if (!record) return undefined;
-    const asks =
-      record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
-    // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
-    if (!this.core.acts(record.ownerId)) {
-      this.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
-      return record;
-    }
-    if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) return record;
-    // Steady traffic on an awake app: noted (the wake proxy's hot path), applied to the record within
-    // a second or before the app's next decision, written with its next change.
-    if (!asks && this.traffic.noted(record, at, source)) return record;
-    this.traffic.written(appId, at);
-    const patch: Partial<AppRecord> = {};
-    if (record.lastRequestAt === null || at > record.lastRequestAt) {
-      patch.lastRequestAt = at;
-      patch.lastRequestSource = source;
-    }
-    if (asks && record.wakeRequestedAt === null) {
-      patch.wakeRequestedAt = at;
-      patch.lastRequestSource = source;
-    }
-    const dryRun = settingsFor(this.core.settings, this.core.routing.get(appId)).dryRun;
-    const next = await this.journal.commit(
-      record,
-      patch,
-      undefined,
-      wouldWakeNotes(record, dryRun, at, source),
-    );
-    if (!asks) return next;
-    await Promise.all([this.evaluator.evaluate(appId), this.wakeGroup(next, source, at)]);
-    return this.core.records.get(appId) ?? next;
+  request(appId: string, source: TrafficSource, at = this.deps.clock.now()): Promise<AppRecord | undefined> {
+    return this.requests.request(appId, source, at);
   }
 
   /**
-   * A request asked for a member of a group: the other members that sleep are asked for too (the
-   * history of each says "woken with its group (request for ...)"). Members in Error stay alone.
-   * Team mode: a member whose owner another instance acts on is handed over to it, as any wake.
+   * Whether the app is asked for: its wake written, or a request that asks for it being written
+   * (the access logs count a wake once).
    */
-  private async wakeGroup(record: AppRecord, source: TrafficSource, at: number): Promise<void> {
-    const members = membersToWake(record.appId, this.core.membersOf(record.appId));
-    await Promise.all(
-      members.map(async (m) => {
-        if (!this.core.acts(m.ownerId)) {
-          this.deps.elsewhere?.({ appId: m.appId, ownerId: m.ownerId, source, at, asks: true });
-          return;
-        }
-        this.core.groupWakes.set(m.appId, record.name);
-        try {
-          await this.journal.commit(m, { wakeRequestedAt: at, lastRequestSource: source });
-        } catch {
-          return; // announced by the journal (a lease lost meanwhile: the new holder acts)
-        }
-        await this.evaluator.evaluate(m.appId);
-      }),
-    );
+  wakeAsked(appId: string): boolean {
+    return this.requests.wakeAsked(appId);
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
@@ -393,9 +364,11 @@ export class Engine {
     if (handed) return handed.then(() => this.mustGet(appId));
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
-    await this.journal.commit(record, { keepAwakeUntil: until }, undefined, [
-      { kind: 'keep-awake', actor: 'operator', reason },
-    ]);
+    await this.journal.commit(
+      record,
+      { keepAwakeUntil: until },
+      { notes: [{ kind: 'keep-awake', actor: 'operator', reason }] },
+    );
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
   }
@@ -403,7 +376,7 @@ export class Engine {
   /** The wake proxy saw the app answer a wake's first request: the wait its visitor had (history). */
   async firstAnswer(appId: string, waitMs: number, afterUpMs: number): Promise<void> {
     const record = this.core.records.get(appId);
-    if (record) await this.journal.commit(record, {}, undefined, [firstAnswerNote(waitMs, afterUpMs)]);
+    if (record) await this.journal.commit(record, {}, { notes: [firstAnswerNote(waitMs, afterUpMs)] });
   }
 
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */
@@ -427,9 +400,10 @@ export class Engine {
         redeploySeenAt: null,
         dryRunSleepNotedAt: null,
       },
-      { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },
-      undefined,
-      'reset',
+      {
+        transition: { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },
+        kind: 'reset',
+      },
     );
     await this.evaluator.evaluate(appId);
     return this.mustGet(appId);

@@ -5,10 +5,11 @@
  */
 import { type Actor, type AppRecord, CAUSES, type HistoryKind } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
+import { CleverCallError, isNeverDeployed, LeaseLost } from '../../shared/port-errors.ts';
 import type { EngineCore } from './core.ts';
 import { type Call, type Decision, decide, type Observation } from './decide.ts';
 import type { Journal } from './journal.ts';
-import { type CleverApp, CleverCallError, isNeverDeployed, LeaseLost } from './ports.ts';
+import type { CleverApp } from './ports.ts';
 import type { TrafficCoalescer } from './traffic.ts';
 
 /** Deployments read per app when a decision needs them: the newest few are enough. */
@@ -89,7 +90,7 @@ export class Evaluator {
   ): Promise<void> {
     if (decision.start) {
       // Like every call, the start follows a write (team mode: it checks the lease; LeaseLost ends here).
-      await this.journal.commit(record, {}, undefined, undefined, undefined, true);
+      await this.journal.commit(record, {}, { beforeCall: true });
       try {
         await this.core.deps.clever.startApplication(record.ownerId, record.appId, {
           signal: this.core.abort.signal,
@@ -141,14 +142,11 @@ export class Evaluator {
           await this.release(record, decision, 'reaper');
           return;
         }
-        const next = await this.journal.commit(
-          record,
-          decision.patch,
-          decision.transition,
-          decision.notes,
-          undefined,
-          decision.call !== undefined,
-        );
+        const next = await this.journal.commit(record, decision.patch, {
+          transition: decision.transition,
+          notes: decision.notes,
+          beforeCall: decision.call !== undefined,
+        });
         if (decision.call) {
           await this.perform(next, decision.call, decision.transition?.actor ?? 'reaper');
           return;
@@ -195,7 +193,13 @@ export class Evaluator {
         await this.journal.commit(
           latest,
           { cause: CAUSES.neverDeployed, pendingCall: null, notice: null, wakeRequestedAt: null },
-          { to: 'Error', actor: 'reaper', reason: `${CAUSES.neverDeployed} (${describeError(error)})` },
+          {
+            transition: {
+              to: 'Error',
+              actor: 'reaper',
+              reason: `${CAUSES.neverDeployed} (${describeError(error)})`,
+            },
+          },
         );
         return;
       }
@@ -206,8 +210,7 @@ export class Evaluator {
       await this.journal.commit(
         latest,
         { notice: `the ${call === 'stop' ? 'stop' : 'start'} call failed: ${message}` },
-        undefined,
-        [{ kind: 'call-failed', actor: 'reaper', reason: `${call} failed: ${message}` }],
+        { notes: [{ kind: 'call-failed', actor: 'reaper', reason: `${call} failed: ${message}` }] },
       );
     }
   }

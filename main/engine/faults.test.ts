@@ -96,9 +96,9 @@ describe('faults at every point of a sleep and of a wake', () => {
   }, 150_000);
   afterAll(() => h.close());
 
-  it.each(cases)('$fault at the $point', ({ point, fault }) => {
+  it.each(cases)('$fault at the $point', async ({ point, fault }) => {
     const { id, path, fault: injected } = apps.get(`${point}|${fault}`)!;
-    const history = h.store.historyOf(id, 200);
+    const history = await h.store.historyOf(id, 200);
     expect(history.filter((e) => e.to === 'Error').map((e) => e.reason)).toEqual([]);
     expect(h.state(id)).toBe(path === 'sleep' ? 'Down' : 'Up');
     const sim = h.cloud.apps.get(id)!;

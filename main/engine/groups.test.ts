@@ -22,7 +22,7 @@ function member(name: string, state: GroupMember['state'], extra: Partial<GroupM
 }
 
 describe('group decisions (pure)', () => {
-  it('an Up member waits for a member still within its grace period, saying until when', () => {
+  it('an Up member waits for a member still within its grace period, saying until when', async () => {
     const g: GroupContext = {
       name: 'pr-1',
       members: [
@@ -38,7 +38,7 @@ describe('group decisions (pure)', () => {
     expect(groupSleepDueAt(null, g)).toBeNull();
   });
 
-  it('members asleep, going to sleep or in Error do not hold the others; waking ones do', () => {
+  it('members asleep, going to sleep or in Error do not hold the others; waking ones do', async () => {
     const quiet: GroupContext = {
       name: 'g',
       members: [member('a', 'Down'), member('b', 'WaitingForShutdown'), member('c', 'Error')],
@@ -52,7 +52,7 @@ describe('group decisions (pure)', () => {
     ).toBe('waiting for group member e (kept awake, until 2026-01-05T09:00:00.000Z)');
   });
 
-  it('the group says which member is in Error and that it does not hold it awake', () => {
+  it('the group says which member is in Error and that it does not hold it awake', async () => {
     expect(
       groupNotes([
         { name: 'api', state: 'Error', cause: 'the app failed to start on clever cloud' },
@@ -63,7 +63,7 @@ describe('group decisions (pure)', () => {
     ]);
   });
 
-  it('a request wakes the other members that sleep, not those awake or in Error', () => {
+  it('a request wakes the other members that sleep, not those awake or in Error', async () => {
     const r = (id: string, state: GroupMember['state']) => ({ ...newRecord(id, 'orga_x', id, T), state });
     const woken = membersToWake('app_a', [
       r('app_a', 'Down'),
@@ -91,13 +91,15 @@ describe('rules over time', () => {
     await h.engine.reconcileNow();
     expect(h.engine.get(created.id)).toMatchObject({ name: 'review-42', state: 'Up' });
     expect(h.engine.routingOf(created.id)?.ruleId).toBe(h.config.rules()[0]!.id);
-    expect(h.store.historyOf(created.id, 10).at(-1)?.reason).toBe("put under the reaper by rule 'review-*'");
+    expect((await h.store.historyOf(created.id, 10)).at(-1)?.reason).toBe(
+      "put under the reaper by rule 'review-*'",
+    );
 
     h.cloud.deleteApp(created.id);
     await h.clock.advance(30 * SECOND);
     await h.engine.reconcileNow();
     expect(h.engine.get(created.id)).toBeUndefined();
-    const history = h.store.historyOf(created.id, 10);
+    const history = await h.store.historyOf(created.id, 10);
     expect(history[0]).toMatchObject({
       kind: 'release',
       reason: 'released: Clever Cloud no longer knows the app, forgotten',
@@ -137,7 +139,7 @@ describe('rules over time', () => {
     await h.clock.advance(SECOND);
     await h.clock.advance(15 * MINUTE);
     expect(h.engine.get(app.id)?.state).toBe('Up');
-    expect(h.store.historyOf(app.id, 10).some((e) => e.kind === 'would-sleep')).toBe(true);
+    expect((await h.store.historyOf(app.id, 10)).some((e) => e.kind === 'would-sleep')).toBe(true);
     await h.engine.stop();
   });
 });
@@ -166,7 +168,7 @@ describe('groups over time', () => {
     expect(h.engine.dueAt(front!.id)).toBe(workerIdle + 10 * MINUTE);
     await h.clock.advanceTo(workerIdle + 10 * MINUTE + 40 * SECOND);
     expect(apps.map((a) => h.state(a.id))).toEqual(['Down', 'Down', 'Down']);
-    expect(h.store.historyOf(api!.id, 20).some((e) => e.to === 'WaitingForShutdown')).toBe(true);
+    expect((await h.store.historyOf(api!.id, 20)).some((e) => e.to === 'WaitingForShutdown')).toBe(true);
     await h.engine.stop();
   });
 
@@ -177,7 +179,9 @@ describe('groups over time', () => {
     expect(apps.map((a) => h.state(a.id))).toEqual(['Down', 'Down', 'Down']);
     await h.engine.request(apps[1]!.id, 'wake-proxy');
     expect(apps.map((a) => h.state(a.id))).toEqual(['WaitingForUp', 'WaitingForUp', 'WaitingForUp']);
-    const reasons = apps.map((a) => h.store.historyOf(a.id, 20).find((e) => e.to === 'WaitingForUp')?.reason);
+    const reasons = await Promise.all(
+      apps.map(async (a) => (await h.store.historyOf(a.id, 20)).find((e) => e.to === 'WaitingForUp')?.reason),
+    );
     expect(reasons).toEqual([
       'woken with its group (request for shop-api-pr-7)',
       'asked for by wake-proxy',

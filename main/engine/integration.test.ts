@@ -23,7 +23,7 @@ describe('going to sleep, through the wire', () => {
     const app = h.manage('idle', {}, { gracePeriodMs: 2 * MINUTE });
     h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
-    const kinds = h.store.historyOf(app.id).map((e) => `${e.kind}:${e.to ?? ''}`);
+    const kinds = (await h.store.historyOf(app.id)).map((e) => `${e.kind}:${e.to ?? ''}`);
     expect(kinds.reverse()).toEqual([
       'transition:WaitingForInit',
       'transition:Up',
@@ -93,7 +93,11 @@ describe('waking up, through the wire', () => {
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const record = h.engine.get(app.id)!;
     expect(record.firstStartAskedAt).toBeNull();
-    expect(h.store.historyOf(app.id)[0]).toMatchObject({ from: 'WaitingForUp', to: 'Up', actor: 'reaper' });
+    expect((await h.store.historyOf(app.id))[0]).toMatchObject({
+      from: 'WaitingForUp',
+      to: 'Up',
+      actor: 'reaper',
+    });
   });
 
   it('a failed deployment: Error, the app failed to start on clever cloud', async () => {
@@ -119,7 +123,7 @@ describe('waking up, through the wire', () => {
     await h.engine.wake(app.id, 'dashboard');
     const first = h.engine.get(app.id)!.firstStartAskedAt!;
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    const restarts = h.store.historyOf(app.id).filter((e) => e.kind === 'restart-asked');
+    const restarts = (await h.store.historyOf(app.id)).filter((e) => e.kind === 'restart-asked');
     expect(restarts).toHaveLength(1);
     expect(restarts[0]!.at - first).toBeGreaterThanOrEqual(MINUTE);
   });
@@ -142,7 +146,7 @@ describe('waking up, through the wire', () => {
     h.sim.faults.push({ kind: 'status', status: 503, count: 40, match: 'GET' });
     await h.eventually(() => h.sim.faults.length === 0, 'the burst to pass');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    expect(h.store.historyOf(app.id).some((e) => e.to === 'Error')).toBe(false);
+    expect((await h.store.historyOf(app.id)).some((e) => e.to === 'Error')).toBe(false);
   });
 
   it('a start whose answer was lost is found in the deployments and not sent twice', async () => {
@@ -151,7 +155,7 @@ describe('waking up, through the wire', () => {
     await h.engine.wake(app.id, 'dashboard');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     expect(h.sim.calls.get('POST /v2/organisations/:XXX/applications/:XXX/instances')).toBe(1);
-    const failed = h.store.historyOf(app.id).filter((e) => e.kind === 'call-failed');
+    const failed = (await h.store.historyOf(app.id)).filter((e) => e.kind === 'call-failed');
     expect(failed.map((e) => e.reason)).toEqual([
       expect.stringMatching(/^start failed: Clever Cloud could not be reached/),
     ]);
@@ -169,8 +173,7 @@ describe('changes made outside the reaper, and states it does not expect', () =>
     h.cloud.consoleStart(app.id);
     await h.eventually(() => h.state(app.id) === 'WaitingForUp', 'WaitingForUp');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    const actors = h.store
-      .historyOf(app.id)
+    const actors = (await h.store.historyOf(app.id))
       .filter((e) => e.kind === 'transition')
       .map((e) => `${e.to}/${e.actor}`);
     expect(actors.slice(0, 3).reverse()).toEqual(['Down/outside', 'WaitingForUp/outside', 'Up/outside']);
@@ -207,12 +210,10 @@ describe('changes made outside the reaper, and states it does not expect', () =>
     h.cloud.setState(app.id, 'SHOULD_BE_DOWN');
     await h.engine.reset(app.id);
     expect(h.state(app.id)).toBe('Down');
-    expect(
-      h.store
-        .historyOf(app.id)
-        .slice(0, 2)
-        .map((e) => e.to),
-    ).toEqual(['Down', 'WaitingForInit']);
+    expect((await h.store.historyOf(app.id)).slice(0, 2).map((e) => e.to)).toEqual([
+      'Down',
+      'WaitingForInit',
+    ]);
   });
 });
 

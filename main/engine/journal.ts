@@ -6,8 +6,8 @@
  */
 import type { Actor, AppRecord, HistoryEntry, HistoryKind, ReaperState } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
+import { LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { EngineCore } from './core.ts';
-import { LeaseLost, type StoreCommit } from './ports.ts';
 
 export interface JournalNote {
   kind: HistoryKind;
@@ -24,8 +24,10 @@ export interface JournalHooks {
 
 export class Journal {
   private storageProblem: string | null = null;
-  /** Per app, the write under way on a store that answers later: the next write of that app waits. */
+  /** Per app, the write under way: the next write of that app waits for it. */
   private readonly pending = new Map<string, Promise<unknown>>();
+  /** Per owner, the writes asked for in this turn, sent together at its end. */
+  private readonly batches = new Map<string, Batch>();
 
   private readonly core: EngineCore;
   private readonly hooks: JournalHooks;
@@ -63,6 +65,8 @@ export class Journal {
           this.core.records.set(record.appId, record);
           this.core.emit({ type: 'app', record });
           this.core.emit({ type: 'history', entry });
+          // Its due time (a new record is decided on at once).
+          this.hooks.changed(record);
         },
       };
     });
@@ -85,25 +89,18 @@ export class Journal {
   /**
    * Apply a patch (and a transition) to a record: the record and its history entries are written
    * in one transaction, then the in-memory copy changes and listeners hear of it. Nothing changes in
-   * memory when the write fails (the promise rejects). On a store that answers at once, all of it is
-   * done when this returns.
+   * memory when the write fails (the promise rejects).
    *
-   * Queued behind another write of the same app (a store that answers later), the patch applies to
-   * the record as that write left it; a transition decided on a state the app has left meanwhile is
-   * refused (StaleDecision), never applied to a state it was not decided on.
+   * Queued behind another write of the same app, the patch applies to the record as that write left
+   * it; a transition decided on a state the app has left meanwhile is refused (StaleDecision), never
+   * applied to a state it was not decided on.
    *
    * `beforeCall`: a Clever Cloud call follows this write, so it is written even when it changes
    * nothing (a stop sent again): in team mode every call then follows a write that checked the
    * lease in its own transaction.
    */
-  commit(
-    record: AppRecord,
-    patch: Partial<AppRecord>,
-    transition?: { to: ReaperState; actor: Actor; reason: string },
-    notes?: JournalNote[],
-    transitionKind: HistoryKind = 'transition',
-    beforeCall = false,
-  ): Promise<AppRecord> {
+  commit(record: AppRecord, patch: Partial<AppRecord>, options: CommitOptions = {}): Promise<AppRecord> {
+    const { transition, notes, kind: transitionKind = 'transition', beforeCall = false } = options;
     let result = record;
     return this.serial(record.appId, (queued) => {
       let base = record;
@@ -152,7 +149,7 @@ export class Journal {
   /** Commit on the record as it is now in memory (it may have changed during a call). */
   async commitLatest(appId: string, patch: Partial<AppRecord>, notes: JournalNote[]): Promise<void> {
     const latest = this.core.records.get(appId);
-    if (latest) await this.commit(latest, patch, undefined, notes);
+    if (latest) await this.commit(latest, patch, { notes });
   }
 
   /** Show a problem on the app (not an Error state); a refused write is only logged. Never rejects. */
@@ -167,58 +164,92 @@ export class Journal {
     }
   }
 
+  /** Whether a write is queued or under way. */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Resolves when every write queued so far (and those they queue) has settled. */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.all(this.pending.values());
+  }
+
   /**
    * Writes of one app one after the other. `plan` is called when the write can start (`queued`: it
    * waited for another), and says what to write and what to apply once written (null: nothing to
-   * do). On a store that answers at once, with nothing queued, it all happens before this returns.
+   * do).
    */
   private serial(appId: string, plan: (queued: boolean) => Planned | null): Promise<void> {
     const before = this.pending.get(appId);
-    const run = (queued: boolean): void | Promise<void> => {
+    const run = async (queued: boolean): Promise<void> => {
       const planned = plan(queued);
       if (!planned) return;
-      const written = this.write(planned.change, planned.ownerId);
-      if (written) return written.then(planned.apply);
+      await this.write(planned.change, planned.ownerId);
       planned.apply();
     };
-    let done: void | Promise<void>;
-    try {
-      done = before ? before.then(() => run(true)) : run(false);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (!done) return Promise.resolve();
-    const settled = done.catch(() => {});
+    const done = before ? before.then(() => run(true)) : run(false);
+    // Settles with the write, whatever its outcome (the caller has the outcome), then forgets itself.
+    const settled: Promise<void> = done
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        if (this.pending.get(appId) === settled) this.pending.delete(appId);
+      });
     this.pending.set(appId, settled);
-    void settled.then(() => {
-      if (this.pending.get(appId) === settled) this.pending.delete(appId);
-    });
     return done;
   }
 
   /**
    * The one door: every write of the engine goes through here (with the owner's lease, in team
-   * mode). A refusal is announced once and rethrown; the first write that works clears it.
+   * mode). Writes asked for in the same turn of the event loop (a sweep's, an adoption's) are batched
+   * per owner and
+   * sent as one commit: one transaction, the guard checked once; all are written or none. A refusal
+   * is announced once and rethrown to each; the first write that works clears it.
    */
-  private write(change: StoreCommit, ownerId: string): void | Promise<void> {
-    const guard = this.core.deps.leaseGuard?.(ownerId) ?? null;
-    let answer: void | Promise<void>;
+  private write(change: StoreCommit, ownerId: string): Promise<void> {
+    let batch = this.batches.get(ownerId);
+    if (!batch) {
+      const created: Batch = { changes: [], settle: [] };
+      batch = created;
+      this.batches.set(ownerId, created);
+      // At the end of this turn of the event loop: the writes of evaluations running side by side
+      // (a sweep's, eight at a time) go together.
+      setImmediate(() => {
+        this.batches.delete(ownerId);
+        this.flush(ownerId, created);
+      });
+    }
+    const queued = batch;
+    return new Promise<void>((resolve, reject) => {
+      queued.changes.push(change);
+      queued.settle.push({ resolve, reject });
+    });
+  }
+
+  private flush(ownerId: string, batch: Batch): void {
+    const settleAll = (error?: unknown) => {
+      for (const s of batch.settle) error === undefined ? s.resolve() : s.reject(error);
+    };
+    let answer: Promise<void>;
     try {
-      answer = guard ? this.core.deps.store.commit(change, guard) : this.core.deps.store.commit(change);
+      const guard = this.core.deps.leaseGuard?.(ownerId) ?? null;
+      const changes = batch.changes.length === 1 ? batch.changes[0]! : batch.changes;
+      answer = guard ? this.core.deps.store.commit(changes, guard) : this.core.deps.store.commit(changes);
     } catch (error) {
-      this.refused(error);
-      throw error;
+      answer = Promise.reject(error);
     }
-    if (answer && typeof answer.then === 'function') {
-      return answer.then(
-        () => this.worked(),
-        (error: unknown) => {
-          this.refused(error);
-          throw error;
-        },
-      );
-    }
-    this.worked();
+    answer.then(
+      () => {
+        this.worked();
+        settleAll();
+      },
+      (error: unknown) => {
+        this.refused(error);
+        settleAll(error);
+      },
+    );
   }
 
   private refused(error: unknown): void {
@@ -241,6 +272,23 @@ export class Journal {
       this.core.emit({ type: 'storage', problem: null });
     }
   }
+}
+
+/** What Journal.commit writes besides the patch. */
+export interface CommitOptions {
+  /** A change of state, with the history entry that says who and why. */
+  transition?: { to: ReaperState; actor: Actor; reason: string } | undefined;
+  /** Entries that change no state (notes, calls asked). */
+  notes?: readonly JournalNote[] | undefined;
+  /** The kind of the transition's entry (default 'transition'; 'reset' for a reset). */
+  kind?: HistoryKind | undefined;
+  /** A Clever Cloud call follows: written even when it changes nothing (see commit). */
+  beforeCall?: boolean | undefined;
+}
+
+interface Batch {
+  changes: StoreCommit[];
+  settle: { resolve: () => void; reject: (error: unknown) => void }[];
 }
 
 interface Planned {

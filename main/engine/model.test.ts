@@ -15,13 +15,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { Schedule } from '../../shared/schedule.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type DeploymentOutcome, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { ManualClock } from './clocks.ts';
-import { CleverCallError, type CleverCloudPort } from './ports.ts';
+import type { CleverCloudPort } from './ports.ts';
 
 type Action =
   | { t: 'advance'; ms: number }

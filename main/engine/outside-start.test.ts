@@ -38,7 +38,7 @@ async function consoleStartRun(
     const startedAt = h.clock.now();
     h.cloud.consoleStart(app.id);
     await h.until(() => h.state(app.id) === 'Up', 5 * MINUTE);
-    const entries = h.store.historyOf(app.id).reverse();
+    const entries = (await h.store.historyOf(app.id)).reverse();
     const detector = new RivalDetector();
     for (const e of entries) detector.note(e);
     const after = entries.filter((e) => e.kind === 'transition' && e.at >= startedAt);

@@ -3,7 +3,8 @@
  * imports no Electron, no HTTP client and no database; main/clever, main/store and the shells
  * implement these.
  */
-import type { AppRecord, CleverState, DeploymentState, HistoryEntry } from '../../shared/domain.ts';
+import type { AppRecord, CleverState, DeploymentState } from '../../shared/domain.ts';
+import type { LeaseGuard, StoreCommit } from '../../shared/port-errors.ts';
 import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
@@ -112,103 +113,19 @@ export interface CleverCloudPort extends CleverCapabilities {
   stopApplication(ownerId: string, appId: string, options?: CallOptions): Promise<void>;
 }
 
-export type CleverErrorKind =
-  | 'never-deployed'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not-found'
-  | 'rate-limited'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid-response'
-  | 'client';
-
 /**
- * A failed Clever Cloud call, as every implementation of the port reports it: the HTTP status and
- * the Clever Cloud error id and message when there was an answer. Never carries a credential.
- */
-export class CleverCallError extends Error {
-  readonly kind: CleverErrorKind;
-  readonly status: number | null;
-  readonly cleverId: number | string | null;
-  readonly endpoint: string;
-
-  constructor(
-    kind: CleverErrorKind,
-    message: string,
-    details: {
-      status?: number | null;
-      cleverId?: number | string | null;
-      endpoint?: string;
-      cause?: unknown;
-    } = {},
-  ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'CleverCallError';
-    this.kind = kind;
-    this.status = details.status ?? null;
-    this.cleverId = details.cleverId ?? null;
-    this.endpoint = details.endpoint ?? '';
-  }
-
-  /** A fault that may pass: worth trying again later. */
-  get transient(): boolean {
-    return (
-      this.kind === 'rate-limited' ||
-      this.kind === 'server' ||
-      this.kind === 'network' ||
-      this.kind === 'timeout'
-    );
-  }
-}
-
-export function isNeverDeployed(error: unknown): boolean {
-  return error instanceof CleverCallError && error.kind === 'never-deployed';
-}
-
-/** One write of the engine: a record upserted or removed, and the history entries it adds. */
-export interface StoreCommit {
-  upsert?: AppRecord;
-  remove?: string;
-  history: HistoryEntry[];
-}
-
-/** An owner's lease as the committing instance believes it holds it: the fencing condition. */
-export interface LeaseGuard {
-  /** The owner (organisation or personal space) the lease covers. */
-  ownerId: string;
-  /** The instance holding it. */
-  holder: string;
-  /** The fencing token: grows each time the lease changes hands. */
-  token: number;
-}
-
-/** A guarded commit refused: the instance no longer holds the owner's lease. Nothing was written. */
-export class LeaseLost extends Error {
-  readonly guard: LeaseGuard;
-  constructor(guard: LeaseGuard) {
-    super(
-      `the lease of ${guard.ownerId} is no longer held by ${guard.holder} (token ${guard.token}): another instance took it over`,
-    );
-    this.name = 'LeaseLost';
-    this.guard = guard;
-  }
-}
-
-/**
- * Where app states and their history live. Each call is one transaction. An embedded store
- * (node:sqlite) answers at once; a shared one (PostgreSQL) answers with a promise: the engine waits
- * for it before anything else of that decision (in memory, events, the Clever Cloud call).
+ * Where app states and their history live (main/store/contract.ts has the whole datastore). Each call
+ * is one transaction, and answers with a promise on every store: the engine waits for it before
+ * anything else of that decision (in memory, events, the Clever Cloud call).
  */
 export interface EngineStore {
-  loadRecords(): AppRecord[] | Promise<AppRecord[]>;
+  loadRecords(): Promise<AppRecord[]>;
   /**
-   * Write the record (or remove it) and append the history entries, atomically. With a guard, only
-   * while the lease it names is still held (LeaseLost otherwise, nothing written).
+   * Write the record (or remove it) and append the history entries, atomically; a batch of changes
+   * (one owner's writes of a sweep) in one transaction, all or none. With a guard, only while the
+   * lease it names is still held (LeaseLost otherwise, nothing written), checked once per call.
    */
-  commit(change: StoreCommit, guard?: LeaseGuard): void | Promise<void>;
+  commit(change: StoreCommit | readonly StoreCommit[], guard?: LeaseGuard): Promise<void>;
 }
 
 /** Routes, rules and settings, as the operator set them. */

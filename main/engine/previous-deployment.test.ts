@@ -115,7 +115,7 @@ async function run(
     await h.engine.reset(app.id);
     expect(h.state(app.id)).toBe('Down');
     // Transitions from here on (the reset's own are at the same instant, before).
-    const before = h.store.historyOf(app.id).length;
+    const before = h.historyOf(app.id).length;
     // The first start vanishes (its answer carries an id, nothing follows): sent again after a minute,
     // that second answer without its id, within two minutes of the previous deployment.
     if (c.starter === 'reaper, restarted after its start vanished') h.cloud.injectOutcomes(app.id, 'vanish');
@@ -134,7 +134,7 @@ async function run(
         break;
     }
     const since = () =>
-      h.store
+      h
         .historyOf(app.id)
         .reverse()
         .slice(before)
@@ -147,7 +147,7 @@ async function run(
     await h.until(settled, 20 * MINUTE, 2 * SECOND);
     // And nothing more after it: no flap back to Asleep, no late Error.
     await h.clock.advance(2 * MINUTE);
-    const entries = h.store.historyOf(app.id).reverse();
+    const entries = h.historyOf(app.id).reverse();
     const detector = new RivalDetector();
     for (const e of entries) detector.note(e);
     const history = since().map((e) => `${e.from} -> ${e.to}`);

@@ -20,12 +20,12 @@ const CONCURRENCY = 8;
 const FLOOR_MS = SECOND;
 
 export interface SchedulerHooks {
-  /** Before each sweep: put newly routed apps under the reaper. */
-  adopt(): void;
+  /** Before each sweep: put newly routed apps under the reaper (resolves once they are written). */
+  adopt(): Promise<void>;
   /** Owners to read besides those of managed apps (the rules' owners). */
   extraOwners(): Promise<string[]>;
   /** The application lists the sweep read, before its decisions: the rules match against them. */
-  listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): void;
+  listed(lists: ReadonlyMap<string, ReadonlyMap<string, CleverApp>>): Promise<void>;
   /** After each sweep (the first one resolves `firstSweep`). */
   swept(): void;
 }
@@ -91,7 +91,7 @@ export class Scheduler {
     if (this.sweeping) return this.sweeping;
     const started = performance.now();
     const run = (async () => {
-      this.hooks.adopt();
+      await this.hooks.adopt();
       const owners = groupByOwner(this.acted(this.core.records.values()));
       for (const ownerId of await this.hooks.extraOwners()) {
         if (!owners.has(ownerId) && this.core.acts(ownerId)) owners.set(ownerId, []);
@@ -103,7 +103,7 @@ export class Scheduler {
         if (apps) lists.set(ownerId, apps);
       });
       if (!this.core.running) return;
-      this.hooks.listed(lists);
+      await this.hooks.listed(lists);
       const managed = groupByOwner(this.acted(this.core.records.values()));
       await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
         const appIds = managed.get(ownerId) ?? [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type HistoryEntry, newRecord } from '../../shared/domain.ts';
 import { MINUTE } from '../../shared/durations.ts';
 import { HISTORY_CSV_COLUMNS } from '../../shared/history.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { exportHistory } from './history-export.ts';
 
 /**
@@ -55,9 +55,9 @@ function parseCsv(text: string): string[][] {
 
 const T = Date.UTC(2026, 0, 5, 9, 30, 15, 250);
 
-function store(count = 3) {
-  const s = new Datastore(':memory:');
-  s.commit({ upsert: newRecord('app_docs', 'orga_acme', 'docs, "preview"', T), history: [] });
+async function store(count = 3) {
+  const s = new SqliteStore(':memory:');
+  await s.commit({ upsert: newRecord('app_docs', 'orga_acme', 'docs, "preview"', T), history: [] });
   const history: HistoryEntry[] = [];
   for (let n = 0; n < count; n++) {
     history.push({
@@ -70,14 +70,21 @@ function store(count = 3) {
       reason: n === 0 ? 'line one\r\nline two, with "quotes"' : `idle ${n}`,
     });
   }
-  s.commit({ history });
+  await s.commit({ history });
   return s;
 }
 
+/** The export's chunks, read to the end. */
+async function chunksOf(chunks: AsyncIterable<string>): Promise<string[]> {
+  const all: string[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
+}
+
 describe('the history export', () => {
-  it('writes a CSV that parses back (RFC 4180) with the header row and the right columns', () => {
-    const s = store();
-    const text = [...exportHistory(s.db, {}, 'csv')].join('');
+  it('writes a CSV that parses back (RFC 4180) with the header row and the right columns', async () => {
+    const s = await store();
+    const text = (await chunksOf(exportHistory(s, {}, 'csv'))).join('');
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual([...HISTORY_CSV_COLUMNS]);
     expect(rows).toHaveLength(3);
@@ -100,24 +107,29 @@ describe('the history export', () => {
     expect(byColumn.map((r) => r.reason)).toEqual(['idle 2', 'idle 1', oldest.reason]);
   });
 
-  it('writes JSON: one array, newest first, with ISO times', () => {
-    const s = store();
-    const rows = JSON.parse([...exportHistory(s.db, {}, 'json')].join('')) as Record<string, unknown>[];
+  it('writes JSON: one array, newest first, with ISO times', async () => {
+    const s = await store();
+    const rows = JSON.parse((await chunksOf(exportHistory(s, {}, 'json'))).join('')) as Record<
+      string,
+      unknown
+    >[];
     expect(rows).toHaveLength(3);
     expect(rows[2]).toMatchObject({ appName: 'docs, "preview"', time: '2026-01-05T09:30:15.250Z', at: T });
-    expect(JSON.parse([...exportHistory(s.db, { actor: 'operator' }, 'json')].join(''))).toEqual([]);
+    expect(JSON.parse((await chunksOf(exportHistory(s, { actor: 'operator' }, 'json'))).join(''))).toEqual(
+      [],
+    );
   });
 
-  it('produces a large history a page at a time, never all at once', () => {
-    const s = store(2500);
-    const chunks = [...exportHistory(s.db, {}, 'csv', 1000)];
+  it('produces a large history a page at a time, never all at once', async () => {
+    const s = await store(2500);
+    const chunks = await chunksOf(exportHistory(s, {}, 'csv', 1000));
     // The header, then three pages.
     expect(chunks).toHaveLength(4);
     expect(parseCsv(chunks.join(''))).toHaveLength(2501);
   });
 
-  it('neutralises text a spreadsheet would run as a formula (OWASP CSV injection), numbers untouched', () => {
-    const s = new Datastore(':memory:');
+  it('neutralises text a spreadsheet would run as a formula (OWASP CSV injection), numbers untouched', async () => {
+    const s = new SqliteStore(':memory:');
     const names = [
       '=HYPERLINK("http://evil.example","click")',
       "+1+cmd|' /C calc'!A0",
@@ -127,9 +139,9 @@ describe('the history export', () => {
       '\r=1+1',
       'plain-name',
     ];
-    names.forEach((name, n) => {
-      s.commit({ upsert: newRecord(`app_${n}`, 'orga_acme', name, T), history: [] });
-      s.commit({
+    for (const [n, name] of names.entries()) {
+      await s.commit({ upsert: newRecord(`app_${n}`, 'orga_acme', name, T), history: [] });
+      await s.commit({
         history: [
           {
             appId: `app_${n}`,
@@ -142,8 +154,8 @@ describe('the history export', () => {
           },
         ],
       });
-    });
-    const text = [...exportHistory(s.db, {}, 'csv')].join('');
+    }
+    const text = (await chunksOf(exportHistory(s, {}, 'csv'))).join('');
     const [header, ...rows] = parseCsv(text);
     const column = (name: string) => rows.map((r) => r[header!.indexOf(name)]!);
     // Every dangerous name is kept, behind a single quote, in a quoted field.
@@ -156,9 +168,9 @@ describe('the history export', () => {
     expect(column('id').every((id) => /^[1-9]\d*$/.test(id))).toBe(true);
   });
 
-  it('applies the filters to the export', () => {
-    const s = store();
-    const text = [...exportHistory(s.db, { from: T + MINUTE }, 'csv')].join('');
+  it('applies the filters to the export', async () => {
+    const s = await store();
+    const text = (await chunksOf(exportHistory(s, { from: T + MINUTE }, 'csv'))).join('');
     expect(parseCsv(text)).toHaveLength(3);
   });
 });

@@ -4,7 +4,6 @@
  * stream it with backpressure, whatever its size. A CSV text cell that a spreadsheet would run as a
  * formula (= + - @, tab, CR first) is written behind a single quote, quoted (csvField).
  */
-import type { DatabaseSync } from 'node:sqlite';
 import {
   type ExportFormat,
   type HistoryFilter,
@@ -13,41 +12,15 @@ import {
   historyJsonRecord,
 } from '../../shared/history.ts';
 import type { ReaperStore } from '../store/contract.ts';
-import { iterateHistory } from '../store/history-queries.ts';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
   json: 'application/json; charset=utf-8',
 };
 
-/** The export, as chunks of text (one per page of the history). */
-export function* exportHistory(
-  db: DatabaseSync,
-  filter: HistoryFilter,
-  format: ExportFormat,
-  pageSize = 1000,
-): Generator<string, void, void> {
-  if (format === 'csv') {
-    yield historyCsvHeader();
-    for (const rows of iterateHistory(db, filter, pageSize)) yield rows.map(historyCsvLine).join('');
-    return;
-  }
-  let first = true;
-  yield '[';
-  for (const rows of iterateHistory(db, filter, pageSize)) {
-    let chunk = '';
-    for (const row of rows) {
-      chunk += `${first ? '\n' : ',\n'}${JSON.stringify(historyJsonRecord(row))}`;
-      first = false;
-    }
-    yield chunk;
-  }
-  yield first ? ']\n' : '\n]\n';
-}
-
-/** The same export from any datastore of the contract (PostgreSQL), as the pages are read. */
-export async function* exportHistoryFrom(
-  store: ReaperStore,
+/** The export, as chunks of text (one per page of the history, as the pages are read). */
+export async function* exportHistory(
+  store: Pick<ReaperStore, 'iterateHistory'>,
   filter: HistoryFilter,
   format: ExportFormat,
   pageSize = 1000,

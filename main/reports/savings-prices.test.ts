@@ -24,7 +24,7 @@ async function asleepApps() {
   h.engine.start();
   await h.eventually(() => h.state(xs.id) === 'Down' && h.state(s.id) === 'Down', 'both asleep');
   await new Promise((r) => setTimeout(r, 300)); // a minute of engine time asleep
-  new AppFactsRecorder(h.store).record(await h.client.listApplications(xs.ownerId), h.clock.now());
+  await new AppFactsRecorder(h.store).record(await h.client.listApplications(xs.ownerId), h.clock.now());
   return { xs, s };
 }
 

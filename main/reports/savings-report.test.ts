@@ -7,8 +7,8 @@ import { observedPort } from '../service/observed-port.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { AppFactsRecorder } from '../store/app-facts.ts';
-import { Datastore } from '../store/datastore.ts';
-import { queryHistory } from '../store/history-queries.ts';
+import { queryHistory } from '../store/sqlite/sqlite-history.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
 import { WOULD_STOP_PREFIX } from './savings.ts';
 import { loadSavingsReport } from './savings-report.ts';
@@ -22,7 +22,7 @@ afterEach(async () => {
 function setup(settings: SettingsUpdate = {}) {
   const clock = new ManualClock(MONDAY_9AM);
   const cloud = new SimulatedCloud(clock, { deployDurationMs: 30_000, stopDurationMs: 5_000 });
-  const store = new Datastore(':memory:');
+  const store = new SqliteStore(':memory:');
   const facts = new AppFactsRecorder(store);
   const port = observedPort(new InProcessCleverPort(cloud), {
     onApps: (apps) => facts.record(apps, clock.now()),
@@ -48,7 +48,7 @@ describe('the savings of a running reaper', () => {
     const asleepAt = await h.until(() => h.state(app.id) === 'Down', 2 * HOUR);
     expect(asleepAt).not.toBeNull();
     await h.clock.advance(3 * HOUR);
-    const report = h.report();
+    const report = await h.report();
     const figures = report.apps.find((a) => a.appId === app.id)!;
     expect(figures).toMatchObject({
       name: 'idle-review',
@@ -88,7 +88,7 @@ describe('the savings of a running reaper', () => {
       1,
     );
     await h.clock.advance(HOUR);
-    const report = h.report();
+    const report = await h.report();
     expect(h.state(app.id)).toBe('Up');
     expect(report.totals.today.hoursAsleep).toBe(0);
     expect(report.totals.today.projectedHours).toBeCloseTo((woke[0]!.at - note!.at) / HOUR, 6);

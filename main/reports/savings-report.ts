@@ -3,10 +3,7 @@ import type { ReaperState } from '../../shared/domain.ts';
 import { DAY } from '../../shared/durations.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import type { Settings } from '../../shared/settings.ts';
-import { readAppFacts } from '../store/app-facts.ts';
 import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
-import type { Datastore } from '../store/datastore.ts';
-import { appNames, stateChanges } from '../store/history-queries.ts';
 import {
   type AppInput,
   asleepIntervals,
@@ -18,7 +15,7 @@ import {
 import type { RuntimePrices } from './savings-prices.ts';
 
 export interface SavingsSource {
-  store: Datastore;
+  store: Pick<ReaperStore, 'stateChanges' | 'appNames' | 'readAppFacts'>;
   now: number;
   timeZone: string;
   settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>;
@@ -30,17 +27,7 @@ export interface SavingsSource {
   prices?: RuntimePrices;
 }
 
-export function loadSavingsReport(source: SavingsSource): SavingsReport {
-  const { store, now, timeZone } = source;
-  const from = savingsFrom(now, timeZone);
-  const { initial, changes } = stateChanges(store.db, from, now + 1);
-  return fromData(source, from, initial, changes, appNames(store.db), readAppFacts(store));
-}
-
-/** The same report from any datastore of the contract (PostgreSQL). */
-export async function loadSavingsReportFrom(
-  source: Omit<SavingsSource, 'store'> & { store: ReaperStore },
-): Promise<SavingsReport> {
+export async function loadSavingsReport(source: SavingsSource): Promise<SavingsReport> {
   const { store, now, timeZone } = source;
   const from = savingsFrom(now, timeZone);
   const [{ initial, changes }, names, facts] = await Promise.all([

@@ -50,7 +50,7 @@ export interface ApiBackend {
   historyExport?(raw: unknown): {
     filename: string;
     contentType: string;
-    chunks: Iterable<string> | AsyncIterable<string>;
+    chunks: AsyncIterable<string>;
   };
 }
 
@@ -413,11 +413,9 @@ export function refuseForeign(
 /** Write an export chunk by chunk, waiting for the client to read (a closed connection stops it). */
 async function streamExport(
   res: ServerResponse,
-  file: { filename: string; contentType: string; chunks: Iterable<string> | AsyncIterable<string> },
+  file: { filename: string; contentType: string; chunks: AsyncIterable<string> },
 ): Promise<void> {
-  const chunks = file.chunks;
-  const iterator: { next(): IteratorResult<string> | Promise<IteratorResult<string>> } =
-    Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+  const iterator = file.chunks[Symbol.asyncIterator]();
   // The first chunk is produced before the headers, so a failure there is still an error answer.
   let next = await iterator.next();
   res.writeHead(200, {

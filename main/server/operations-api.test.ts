@@ -131,13 +131,13 @@ describe('the admin API for history, savings, metrics and team alerts', () => {
     expect(detail.body.durations.stop.count).toBe(1);
     expect(detail.body.durations.stop.medianMs).toBe(detail.body.durations.stop.worstMs);
     // The waking page's expected time is the median start: none yet for an app never woken.
-    expect(server.service.expectedWakeMs(review)).toBeNull();
+    expect(await server.service.expectedWakeMs(review)).toBeNull();
     const sandbox = await appId('api-sandbox');
     await call('POST', `/api/apps/${sandbox}/_wake`);
     for (let t = 0; t < 3 * MINUTE; t += 5 * SECOND) await clock.advance(5 * SECOND);
     const started = await call<AppDetail>('GET', `/api/apps/${sandbox}`);
     expect(started.body.app.state).toBe('Up');
-    expect(server.service.expectedWakeMs(sandbox)).toBe(started.body.durations.start.medianMs);
+    expect(await server.service.expectedWakeMs(sandbox)).toBe(started.body.durations.start.medianMs);
     expect(started.body.durations.start.count).toBe(1);
   });
 

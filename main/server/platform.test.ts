@@ -129,7 +129,7 @@ describe('GET /healthz and GET /readyz', () => {
 
   it('takes more checks (the extension point of team mode leases)', async () => {
     let leases: string | null = 'leases';
-    await serve({ readinessChecks: [{ name: 'leases', run: () => leases }] });
+    await serve({ readinessChecks: [{ name: 'leases', run: async () => leases }] });
     expect(await get('/readyz', '127.0.0.1')).toMatchObject({ status: 503, body: 'leases' });
     leases = null;
     expect(await get('/readyz', '127.0.0.1')).toMatchObject({ status: 200, body: 'ready' });
@@ -141,9 +141,9 @@ describe('readiness checks', () => {
     expect(await readiness([])).toBeNull();
     expect(
       await readiness([
-        { name: 'a', run: () => null },
-        { name: 'b', run: () => 'busy' },
-        { name: 'c', run: () => 'late' },
+        { name: 'a', run: async () => null },
+        { name: 'b', run: async () => 'busy' },
+        { name: 'c', run: async () => 'late' },
       ]),
     ).toBe('busy');
     expect(
@@ -157,7 +157,9 @@ describe('readiness checks', () => {
       ]),
     ).toBe('datastore');
     expect(await readiness([{ name: 'slow', run: () => new Promise(() => undefined) }], 50)).toBe('slow');
-    expect(await readiness([{ name: 'db', run: () => 'the database is down: ECONNREFUSED' }])).toBe('db');
+    expect(await readiness([{ name: 'db', run: async () => 'the database is down: ECONNREFUSED' }])).toBe(
+      'db',
+    );
   });
 });
 

@@ -23,7 +23,7 @@ export type ReadinessAnswer = string | null;
 export interface ReadinessCheck {
   /** One word, answered when the check throws or times out. */
   name: string;
-  run(): ReadinessAnswer | Promise<ReadinessAnswer>;
+  run(): Promise<ReadinessAnswer>;
 }
 
 /** How long a check may take before it counts as failed. */
@@ -63,7 +63,7 @@ export function serviceChecks(service: Pick<ReaperService, 'current'>): Readines
     {
       name: 'engine',
       // No session: no account connected yet (the dashboard's first-run screen), so nothing is reaped.
-      run: () => {
+      run: async () => {
         const session = service.current;
         if (!session) return 'disconnected';
         return session.engine.isRunning ? null : 'engine';

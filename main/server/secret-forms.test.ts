@@ -11,7 +11,7 @@ import { CLEVER_TOOLS_CONSUMER } from '../clever/credentials.ts';
 import { systemClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import type { SqliteStore } from '../store/sqlite-store.ts';
+import type { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { leakedForms, piecesLeft } from '../testing/secret-forms.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
@@ -103,7 +103,7 @@ describe('a Clever Cloud error quoting the credentials in any form', () => {
     for (const appId of appIds) {
       expect((await call(`/api/apps/${appId}/_wake`, { method: 'POST' })).status).toBeLessThan(300);
     }
-    const db = (server.service.current!.store as SqliteStore).datastore.db;
+    const db = (server.service.current!.store as SqliteStore).db;
     const failed = () =>
       db.prepare("SELECT * FROM history WHERE kind = 'call-failed'").all() as { reason: string }[];
     for (let i = 0; i < 200 && failed().length < FORMS.length; i++) {

@@ -12,7 +12,7 @@ import { CLEVER_TOOLS_CONSUMER } from '../clever/credentials.ts';
 import { systemClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import type { SqliteStore } from '../store/sqlite-store.ts';
+import type { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
@@ -219,9 +219,7 @@ describe('secrets', () => {
     await new Promise((r) => setTimeout(r, 300));
     controller.abort();
     await stream;
-    const history = (server.service.current!.store as SqliteStore).datastore.db
-      .prepare('SELECT * FROM history')
-      .all();
+    const history = (server.service.current!.store as SqliteStore).db.prepare('SELECT * FROM history').all();
     const everything = [
       ...seen,
       ...events,

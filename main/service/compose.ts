@@ -39,7 +39,7 @@ export interface Session {
   clever: CleverCloudPort;
   traffic: SessionTraffic;
   /** The median of the app's last starts, for the waking page (null before the first). */
-  expectedWakeMs(appId: string): number | null;
+  expectedWakeMs(appId: string): Promise<number | null>;
   /** Team mode on PostgreSQL: the owners' leases this instance holds (null elsewhere). */
   leases: LeaseKeeper | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
@@ -58,7 +58,7 @@ export interface Parts {
   store: ReaperStore;
   /** What the engine writes to: the SQLite file itself (it answers at once), or `store`. */
   engineStore: EngineStore;
-  expectedWakeMs: (appId: string) => number | null;
+  expectedWakeMs: (appId: string) => Promise<number | null>;
   clever: CleverCloudPort;
   /** Where the wake proxy sends requests: the app's own domain, or the embedded simulator. */
   origin?: string;

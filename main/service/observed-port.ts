@@ -6,19 +6,16 @@
  */
 
 import { describeError, type Log } from '../../shared/log.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import type { CallRecord } from '../clever/client.ts';
-import {
-  type CleverApp,
-  CleverCallError,
-  type CleverCapabilities,
-  type CleverCloudPort,
-} from '../engine/ports.ts';
+import type { CleverApp, CleverCapabilities, CleverCloudPort } from '../engine/ports.ts';
 
 /** The calls of the port (what the engine makes), without the capabilities the session uses. */
 type PortCall = Exclude<keyof CleverCloudPort, keyof CleverCapabilities>;
 
 export interface PortObservers {
-  onApps?: (apps: readonly CleverApp[]) => void;
+  /** The applications read; a rejection is logged here. */
+  onApps?: (apps: readonly CleverApp[]) => Promise<unknown>;
   /** Calls as CleverClient's onCall names them; leave out for the HTTP client (it reports itself). */
   onCall?: (call: CallRecord) => void;
   log?: Log;
@@ -67,7 +64,13 @@ export function observedPort(port: CleverCloudPort, observers: PortObservers): C
   };
   const seen = (apps: readonly CleverApp[]) => {
     const onApps = observers.onApps;
-    if (onApps && apps.length) safely('the instance facts could not be recorded', () => onApps(apps));
+    if (onApps && apps.length) {
+      safely('the instance facts could not be recorded', () => {
+        onApps(apps).catch((error: unknown) =>
+          observers.log?.('warn', `the instance facts could not be recorded: ${describeError(error)}`),
+        );
+      });
+    }
   };
   return {
     listOwners: (options) => timed('listOwners', () => port.listOwners(options)),

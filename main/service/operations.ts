@@ -13,11 +13,8 @@ import type { Log } from '../../shared/log.ts';
 import { WebhookDispatcher } from '../alerts/webhooks.ts';
 import type { CleverApp } from '../engine/ports.ts';
 import { ReaperMetrics } from '../metrics/reaper-metrics.ts';
-import { AppFactsRecorder, SharedFactsRecorder } from '../store/app-facts.ts';
-import { PostgresStore } from '../store/postgres/pg-store.ts';
-import { retentionExclusive } from '../store/postgres/retention-lock.ts';
+import { AppFactsRecorder } from '../store/app-facts.ts';
 import { HistoryRetention } from '../store/retention.ts';
-import { SqliteStore } from '../store/sqlite-store.ts';
 import { observedPort } from './observed-port.ts';
 import type { Session, SessionFactory, SessionOptions } from './session.ts';
 
@@ -50,21 +47,9 @@ export class Operations {
 
   /** For SessionOptions.enginePort: instance facts recorded from every app read; demo calls counted. */
   readonly enginePort: NonNullable<SessionOptions['enginePort']> = (clever, { mode, store, clock }) => {
-    const log = this.options.log;
-    // On SQLite the facts are written at once (a failure is logged by the port); elsewhere, later.
-    const onApps =
-      store instanceof SqliteStore
-        ? ((facts: AppFactsRecorder) => (apps: readonly CleverApp[]) => {
-            facts.record(apps, clock.now());
-          })(new AppFactsRecorder(store.datastore))
-        : ((facts: SharedFactsRecorder) => (apps: readonly CleverApp[]) => {
-            facts.record(apps, clock.now()).catch((error: unknown) => {
-              log?.(
-                'warn',
-                `the instance facts could not be recorded: ${error instanceof Error ? error.message : error}`,
-              );
-            });
-          })(new SharedFactsRecorder(store));
+    const facts = new AppFactsRecorder(store);
+    // Written in the background, one write at a time; the port logs a failure.
+    const onApps = (apps: readonly CleverApp[]) => facts.record(apps, clock.now());
     return observedPort(clever, {
       onApps,
       ...(mode === 'demo' ? { onCall: this.metrics.onCall } : {}),
@@ -102,14 +87,12 @@ export class Operations {
     // The delivery state in the session's datastore: every instance of a team server shows the same.
     this.webhooks.keepStateIn(session.store);
     const retention = new HistoryRetention({
-      store: session.store instanceof SqliteStore ? session.store.datastore : session.store,
+      store: session.store,
       now: () => session.clock.now(),
       retentionDays: () => session.config.settings().historyRetentionDays,
       // Team mode: one instance prunes (retention-lock.ts).
-      ...(session.leases && session.store instanceof PostgresStore
-        ? {
-            exclusive: retentionExclusive(session.store, session.leases.instanceId, session.leases.leaseMs),
-          }
+      ...(session.leases && session.store.retentionExclusive
+        ? { exclusive: session.store.retentionExclusive(session.leases.instanceId, session.leases.leaseMs) }
         : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
       ...this.options.retention,

@@ -17,6 +17,7 @@ import type { ConnectInput, CredentialsStatus } from '../../shared/api.ts';
 import { assertNever } from '../../shared/domain.ts';
 import { InputError } from '../../shared/errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
 import {
   type CleverEndpoints,
@@ -29,7 +30,7 @@ import {
   operatorCredentials,
   resolveEndpoints,
 } from '../clever/credentials.ts';
-import { CleverCallError, type CleverCloudPort } from '../engine/ports.ts';
+import type { CleverCloudPort } from '../engine/ports.ts';
 import type { CredentialsManager } from './credentials.ts';
 
 /** Where a pasted token is kept. `load` returns null when nothing is kept. */

@@ -23,9 +23,8 @@ import { UnavailableError } from '../../shared/api-errors.ts';
 import { assertNever } from '../../shared/domain.ts';
 import { InputError, NotFoundError, parseInput } from '../../shared/errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { CleverCallError } from '../../shared/port-errors.ts';
 import { UnknownAppError } from '../engine/engine.ts';
-import { CleverCallError } from '../engine/ports.ts';
-import { SqliteStore } from '../store/sqlite-store.ts';
 import { AppViews } from './app-views.ts';
 import { accountCalls } from './calls/account-calls.ts';
 import { appCalls } from './calls/app-calls.ts';
@@ -174,16 +173,19 @@ export class ReaperService {
     }
     const handler = this.handlers[name] as (input: ParsedInput<K>) => Promise<CallOutput<K>>;
     try {
-      return await handler(input);
+      const output = await handler(input);
+      // A call that changed routes or rules answers once their apps are adopted (written, listed).
+      await this.session?.engine.adopted();
+      return output;
     } catch (error) {
       throw translate(error);
     }
   }
 
   /** The median of the app's last 20 starts (the waking page's "usually ready in about ..."). */
-  expectedWakeMs(appId: string): number | null {
+  async expectedWakeMs(appId: string): Promise<number | null> {
     const s = this.session;
-    return s ? s.expectedWakeMs(appId) : null;
+    return s ? await s.expectedWakeMs(appId) : null;
   }
 
   /** The metrics in the Prometheus text format (GET /metrics). */
@@ -304,18 +306,14 @@ export class ReaperService {
   private wire(s: Session): void {
     this.rivals = new RivalDetector();
     const since = s.clock.now() - RIVAL_WINDOW_MS;
-    if (s.store instanceof SqliteStore) {
-      for (const entry of s.store.datastore.historySince(since)) this.rivals.note(entry);
-    } else {
-      const rivals = this.rivals;
-      s.store.historySince(since).then(
-        (entries) => {
-          for (const entry of entries) rivals.note(entry);
-        },
-        (error: unknown) =>
-          this.deps.log?.('warn', `the recent history could not be read: ${describeError(error)}`),
-      );
-    }
+    const rivals = this.rivals;
+    s.store.historySince(since).then(
+      (entries) => {
+        for (const entry of entries) rivals.note(entry);
+      },
+      (error: unknown) =>
+        this.deps.log?.('warn', `the recent history could not be read: ${describeError(error)}`),
+    );
     this.unwire.push(
       s.engine.on((e) => {
         switch (e.type) {

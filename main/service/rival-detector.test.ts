@@ -5,7 +5,7 @@ import { ManualClock } from '../engine/clocks.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { FixedCredentials } from './credentials.ts';
 import { ReaperService } from './reaper-service.ts';
@@ -61,7 +61,7 @@ describe('signs of another engine acting on the same apps', () => {
         timeScale: 1,
         scenario: 'e2e',
         accountBackend: () => new MemoryBackend(),
-        accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+        accountDatastore: () => ({ store: new SqliteStore(':memory:'), problem: null }),
       }),
       credentials: new FixedCredentials(new InProcessCleverPort(cloud)),
       initial: 'account',

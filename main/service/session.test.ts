@@ -5,7 +5,7 @@ import type { CleverCloudPort, CleverEvent } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { createSessionFactory, type Session } from './session.ts';
 
@@ -72,7 +72,7 @@ async function accountSession(capabilities: { accessLogs: boolean; eventSocket: 
     timeScale: 1,
     scenario: 'e2e',
     accountBackend: () => new MemoryBackend(),
-    accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+    accountDatastore: () => ({ store: new SqliteStore(':memory:'), problem: null }),
   });
   const session = await factory.account(portWith(new InProcessCleverPort(cloud), capabilities, seen));
   sessions.push(session);

@@ -14,15 +14,14 @@ import { type CallRecord, CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import { ScaledClock, systemClock } from '../engine/clocks.ts';
 import type { CleverCloudPort, Clock } from '../engine/ports.ts';
-import { cachedExpectedWakeMs, expectedWakeMs } from '../reports/durations.ts';
+import { expectedWakeMs } from '../reports/durations.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DEMO_CREDENTIALS, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, type KeyValueBackend, MemoryBackend } from '../store/config-store.ts';
 import type { ReaperStore } from '../store/contract.ts';
-import { Datastore } from '../store/datastore.ts';
 import type { PostgresStore } from '../store/postgres/pg-store.ts';
-import { SqliteStore } from '../store/sqlite-store.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { compose, type Parts, type Session } from './compose.ts';
 
 export type { Session };
@@ -42,7 +41,7 @@ export interface SessionOptions {
   /** Where an account session keeps its routes and settings. */
   accountBackend(): KeyValueBackend;
   /** The datastore of an account session, and what went wrong opening it. */
-  accountDatastore(): { store: Datastore; problem: string | null };
+  accountDatastore(): { store: SqliteStore; problem: string | null };
   /**
    * Team mode: the account session's datastore and its routes and settings in a shared database
    * (PostgreSQL) instead of accountDatastore() and accountBackend().
@@ -92,9 +91,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
       // The demo's wake proxy takes any free port, so that demos and tests never fight over one.
       config.updateSettings({ wakeProxyPort: 0, ...scenario.settings });
       for (const app of scenario.apps) config.createRoute(app.route);
-      const datastore = new Datastore(':memory:');
-      if (scenario.pastHistory) datastore.commit({ history: scenario.pastHistory(clock.now()) });
-      const store = new SqliteStore(datastore);
+      const store = new SqliteStore(':memory:');
+      if (scenario.pastHistory) await store.commit({ history: scenario.pastHistory(clock.now()) });
       const observed = (clever: CleverCloudPort) =>
         options.enginePort?.(clever, { mode: 'demo', store, clock }) ?? clever;
       const common = {
@@ -104,8 +102,8 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         timeScale: options.timeScale,
         config,
         store,
-        engineStore: datastore,
-        expectedWakeMs: (appId: string) => expectedWakeMs(datastore, appId),
+        engineStore: store,
+        expectedWakeMs: (appId: string) => expectedWakeMs(store, appId),
         problem: null,
         waitFirstSweep: options.waitFirstSweep?.demo ?? false,
         ...(log ? { log } : {}),
@@ -154,16 +152,16 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
           team: { store: shared.store, ...options.leases },
           store: shared.store,
           engineStore: shared.store,
-          expectedWakeMs: cachedExpectedWakeMs(shared.store),
+          expectedWakeMs: (appId) => expectedWakeMs(shared.store, appId),
           config: shared.config,
           problem: null,
         };
       } else {
-        const { store: datastore, problem } = options.accountDatastore();
+        const { store, problem } = options.accountDatastore();
         parts = {
-          store: new SqliteStore(datastore),
-          engineStore: datastore,
-          expectedWakeMs: (appId) => expectedWakeMs(datastore, appId),
+          store,
+          engineStore: store,
+          expectedWakeMs: (appId) => expectedWakeMs(store, appId),
           config: new ConfigStore(options.accountBackend(), () => clock.now()),
           problem,
         };

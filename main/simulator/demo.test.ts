@@ -4,7 +4,7 @@ import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
 import { buildDemoScenario } from './demo.ts';
 import { InProcessCleverPort } from './in-process-port.ts';
@@ -19,7 +19,7 @@ describe('the demo scenario', () => {
     const engine = new Engine({
       clock,
       clever: new InProcessCleverPort(demo.cloud),
-      store: new Datastore(':memory:'),
+      store: new SqliteStore(':memory:'),
       config,
     });
     const seen = new Map<ReaperState, number>();

@@ -2,13 +2,9 @@
  * The engine's Clever Cloud port served straight from a SimulatedCloud, without HTTP: for engine
  * tests that are about decisions and time, not about the wire (those go through the real client).
  */
-import {
-  type CleverApp,
-  CleverCallError,
-  type CleverCloudPort,
-  type CleverDeployment,
-  type CleverOwner,
-} from '../engine/ports.ts';
+
+import { CleverCallError } from '../../shared/port-errors.ts';
+import type { CleverApp, CleverCloudPort, CleverDeployment, CleverOwner } from '../engine/ports.ts';
 import { type SimApp, SimError, type SimulatedCloud } from './model.ts';
 
 export function toCleverApp(app: SimApp): CleverApp {

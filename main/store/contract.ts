@@ -1,8 +1,9 @@
 /**
  * The datastore contract: everything the reaper keeps, as one asynchronous interface with two
- * implementations, SQLite (node:sqlite, embedded, the default: sqlite-store.ts) and PostgreSQL (team
- * mode, shared by several instances: postgres/pg-store.ts). One contract test suite runs against both
- * (datastore.contract.test.ts).
+ * implementations, SQLite (node:sqlite, embedded, the default: sqlite/sqlite-store.ts) and PostgreSQL
+ * (team mode, shared by several instances: postgres/pg-store.ts), each implementing it directly. One
+ * contract test suite runs against both (datastore.contract.test.ts). Callers hold a ReaperStore and
+ * never ask which one it is.
  *
  * - App records and their history: `commit` writes a record (or removes it) and appends its history
  *   entries in one transaction; the engine commits before the Clever Cloud call a change asks for.
@@ -16,8 +17,8 @@
  */
 import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
+import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { WebhookStatus } from '../../shared/webhooks.ts';
-import { type LeaseGuard, LeaseLost, type StoreCommit } from '../engine/ports.ts';
 
 export type { LeaseGuard, StoreCommit };
 export { LeaseLost };
@@ -67,6 +68,9 @@ export interface StoredCredentialsStatus {
   at: number;
 }
 
+/** Runs `run` while this instance is the one allowed to; null when another one is. */
+export type Exclusive = <T>(run: () => Promise<T>) => Promise<T | null>;
+
 /**
  * Routes and settings as key-value pairs, read once at open (`load`) and written one key at a time,
  * each write confirmed before it resolves.
@@ -83,8 +87,11 @@ export interface ReaperStore {
 
   // ---- app records and their history (the engine) ------------------------------------------
   loadRecords(): Promise<AppRecord[]>;
-  /** One transaction: the guard checked, the record written or removed, the entries appended. */
-  commit(change: StoreCommit, guard?: LeaseGuard): Promise<void>;
+  /**
+   * One transaction: the guard checked (once), then each change's record written or removed and its
+   * entries appended, in order. A batch (a sweep's writes of one owner) is all written or none.
+   */
+  commit(change: StoreCommit | readonly StoreCommit[], guard?: LeaseGuard): Promise<void>;
 
   // ---- history reads (the service) ---------------------------------------------------------
   /** The history of one app, newest first. */
@@ -126,6 +133,13 @@ export interface ReaperStore {
 
   // ---- routes and settings -----------------------------------------------------------------
   configBackend(): SharedConfigBackend;
+
+  // ---- capabilities: what one datastore offers and the other has no need of -----------------
+  /**
+   * Team mode (several instances on one datastore): runs a run while this instance is the one that
+   * prunes the history, else answers null. Absent on a datastore of one instance (SQLite).
+   */
+  retentionExclusive?(instanceId: string, leaseMs: number): Exclusive;
 
   close(): Promise<void>;
 }

@@ -10,8 +10,8 @@ import { type HistoryFilter, type HistoryRow, historyQuerySchema } from '../../s
 import { postgresKind, type StoreFixture, sqliteKind } from '../testing/datastores.ts';
 import { ConfigStore } from './config-store.ts';
 import { LeaseLost, type ReaperStore, SchemaTooNew } from './contract.ts';
-import { MIGRATIONS } from './datastore.ts';
 import { PG_MIGRATIONS } from './postgres/pg-schema.ts';
+import { MIGRATIONS } from './sqlite/sqlite-schema.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
 
@@ -293,6 +293,42 @@ for (const kind of kinds) {
       await f.setLease({ ...guard, expiresAt: Date.now() + 60_000 });
       await store.commit(change, guard);
       expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_1']);
+    });
+
+    it('commits a batch in one transaction, the guard checked once: all written in order, or none', async () => {
+      const store = await open();
+      const guard = { ownerId: 'orga_acme', holder: 'instance-a', token: 3 };
+      await store.commit({ upsert: newRecord('app_gone', 'orga_acme', 'gone', T), history: [] });
+      // Awkward on purpose: entries out of time order, the same instant twice, a removal in the batch.
+      const batch = [
+        { upsert: fullRecord('app_2'), history: [entry('app_2', T + 5), entry('app_2', T + 1)] },
+        { upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [entry('app_1', T + 1)] },
+        { remove: 'app_gone', history: [entry('app_gone', T + 1, { kind: 'release', to: null })] },
+      ];
+      await expect(store.commit(batch, guard)).rejects.toBeInstanceOf(LeaseLost);
+      expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_gone']);
+      expect(await store.historySince(0)).toEqual([]);
+      await f.setLease({ ...guard, expiresAt: Date.now() + 60_000 });
+      await store.commit(batch, guard);
+      const records = await store.loadRecords();
+      expect(records.map((r) => r.appId).sort()).toEqual(['app_1', 'app_2']);
+      expect(records.find((r) => r.appId === 'app_2')).toEqual(fullRecord('app_2'));
+      // Every entry once, ids in the order of the batch.
+      const written = (await store.historySince(0)).sort((a, b) => a.id! - b.id!);
+      expect(written.map((e) => [e.appId, e.at, e.kind])).toEqual([
+        ['app_2', T + 5, 'transition'],
+        ['app_2', T + 1, 'transition'],
+        ['app_1', T + 1, 'transition'],
+        ['app_gone', T + 1, 'release'],
+      ]);
+      // A batch that names one app twice is written in order too (the later change wins).
+      const twice = [
+        { upsert: { ...newRecord('app_1', 'orga_acme', 'first', T) }, history: [entry('app_1', T + 7)] },
+        { upsert: { ...newRecord('app_1', 'orga_acme', 'second', T) }, history: [entry('app_1', T + 8)] },
+      ];
+      await store.commit(twice, guard);
+      expect((await store.loadRecords()).find((r) => r.appId === 'app_1')?.name).toBe('second');
+      expect((await store.historyOf('app_1')).map((e) => e.at)).toEqual([T + 8, T + 7, T + 1]);
     });
 
     it('migrates once: a restart finds the schema current and the data kept', async () => {

@@ -4,13 +4,14 @@
  * PostgreSQL uses ILIKE to give the same answers).
  */
 
-import type { HistoryEntry } from '../../shared/domain.ts';
+import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import {
   decodeCursor,
   type HistoryFilter,
   type HistoryQuery,
   type HistoryRow,
 } from '../../shared/history.ts';
+import type { StateChange } from './contract.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number;
@@ -145,4 +146,37 @@ export function transitState(kind: 'start' | 'stop'): string {
 export function retentionSql(dialect: Dialect): string {
   const [c, n] = dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
   return `DELETE FROM history WHERE id IN (SELECT id FROM history WHERE at < ${c} ORDER BY at LIMIT ${n})`;
+}
+
+export interface StateRow {
+  app_id: string;
+  kind: string;
+  to_state: ReaperState | null;
+}
+
+export interface ChangeRow {
+  id: number;
+  app_id: string;
+  at: number;
+  kind: StateChange['kind'];
+  to_state: ReaperState | null;
+  reason: string | null;
+}
+
+export function toStateChanges(
+  initialRows: StateRow[],
+  rows: ChangeRow[],
+): { initial: Map<string, ReaperState | null>; changes: StateChange[] } {
+  const initial = new Map(
+    initialRows.map((r) => [r.app_id, r.kind === 'release' ? null : (r.to_state ?? null)] as const),
+  );
+  const changes = rows.map((r) => ({
+    appId: r.app_id,
+    at: r.at,
+    id: r.id,
+    kind: r.kind,
+    to: r.kind === 'release' ? null : (r.to_state ?? null),
+    reason: r.reason ?? '',
+  }));
+  return { initial, changes };
 }

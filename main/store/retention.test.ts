@@ -3,12 +3,12 @@ import { type HistoryEntry, newRecord } from '../../shared/domain.ts';
 import { DAY } from '../../shared/durations.ts';
 import { DEFAULT_SETTINGS, settingsUpdateSchema } from '../../shared/settings.ts';
 import { ConfigStore, MemoryBackend } from './config-store.ts';
-import { Datastore } from './datastore.ts';
 import { HistoryRetention } from './retention.ts';
+import { SqliteStore } from './sqlite/sqlite-store.ts';
 
 const NOW = Date.UTC(2026, 6, 1, 12);
 
-function seed(store: Datastore, count: number, ageDays: number) {
+function seed(store: SqliteStore, count: number, ageDays: number) {
   const history: HistoryEntry[] = [];
   for (let n = 0; n < count; n++) {
     history.push({
@@ -24,12 +24,12 @@ function seed(store: Datastore, count: number, ageDays: number) {
   store.commit({ history });
 }
 
-const count = (store: Datastore, where = '1') =>
+const count = (store: SqliteStore, where = '1') =>
   (store.db.prepare(`SELECT count(*) AS n FROM history WHERE ${where}`).get() as { n: number }).n;
 
 describe('the history retention', () => {
   it('deletes the entries older than the retention and keeps the others', async () => {
-    const store = new Datastore(':memory:');
+    const store = new SqliteStore(':memory:');
     store.commit({ upsert: newRecord('app_old', 'orga_acme', 'old-reports', NOW), history: [] });
     seed(store, 50, 200);
     seed(store, 20, 179);
@@ -40,7 +40,7 @@ describe('the history retention', () => {
   });
 
   it('deletes in small batches, letting other work run in between (never one long write)', async () => {
-    const store = new Datastore(':memory:');
+    const store = new SqliteStore(':memory:');
     seed(store, 2000, 400);
     seed(store, 10, 1);
     const seenBetween: number[] = [];
@@ -61,7 +61,7 @@ describe('the history retention', () => {
   });
 
   it('follows the setting as it changes', async () => {
-    const store = new Datastore(':memory:');
+    const store = new SqliteStore(':memory:');
     seed(store, 5, 40);
     let days = 180;
     const retention = new HistoryRetention({ store, now: () => NOW, retentionDays: () => days });
@@ -71,7 +71,7 @@ describe('the history retention', () => {
   });
 
   it('stops with its store: a stopped retention runs no more', async () => {
-    const store = new Datastore(':memory:');
+    const store = new SqliteStore(':memory:');
     seed(store, 5, 400);
     const retention = new HistoryRetention({
       store,

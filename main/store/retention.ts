@@ -9,12 +9,10 @@
 import { DAY, HOUR, SECOND } from '../../shared/durations.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { ReaperStore } from './contract.ts';
-import { Datastore } from './datastore.ts';
-import { retentionSql } from './history-sql.ts';
 
 export interface RetentionOptions {
-  /** The session's datastore: the SQLite file, or any datastore of the contract (PostgreSQL). */
-  store: Datastore | ReaperStore;
+  /** The session's datastore (the contract's `deleteHistoryBefore`). */
+  store: Pick<ReaperStore, 'deleteHistoryBefore'>;
   /** The engine's clock: the age of an entry is counted on it. */
   now: () => number;
   retentionDays: () => number;
@@ -37,20 +35,9 @@ export class HistoryRetention {
   private stopped = false;
   /** Runs skipped because another instance prunes (team mode). */
   skipped = 0;
-  private readonly deleteBatch: (cutoff: number, limit: number) => Promise<number>;
-  private readonly isOpen: () => boolean;
 
   constructor(options: RetentionOptions) {
     this.options = options;
-    const { store } = options;
-    if (store instanceof Datastore) {
-      const statement = store.db.prepare(retentionSql('sqlite'));
-      this.deleteBatch = async (cutoff, limit) => Number(statement.run(cutoff, limit).changes);
-      this.isOpen = () => store.db.isOpen;
-    } else {
-      this.deleteBatch = (cutoff, limit) => store.deleteHistoryBefore(cutoff, limit);
-      this.isOpen = () => true;
-    }
   }
 
   /** Run now and then every `everyMs` (default: an hour), after `firstAfterMs` (default: 10 s). */
@@ -96,8 +83,9 @@ export class HistoryRetention {
     const cutoff = this.options.now() - this.options.retentionDays() * DAY;
     let deleted = 0;
     try {
-      while (!this.stopped && this.isOpen()) {
-        const changes = await this.deleteBatch(cutoff, batchSize);
+      while (!this.stopped) {
+        // A closed store answers 0 (SQLite) or rejects (PostgreSQL): either way the run ends.
+        const changes = await this.options.store.deleteHistoryBefore(cutoff, batchSize);
         deleted += changes;
         if (changes < batchSize) break;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));

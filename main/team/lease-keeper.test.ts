@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../shared/domain.ts';
-import { LeaseLost } from '../engine/ports.ts';
+import { LeaseLost } from '../../shared/port-errors.ts';
 import { PgLeases } from '../store/postgres/pg-leases.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import {

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { LeaseGuard } from '../engine/ports.ts';
+import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { HeldLease, LeaseTable } from '../store/team-contract.ts';
 import { type LeaseReadiness, leaseReadiness, leaseShare } from './lease-rules.ts';
 

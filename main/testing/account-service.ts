@@ -12,7 +12,7 @@ import { createSessionFactory } from '../service/session.ts';
 import type { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 
 const closers: (() => Promise<void>)[] = [];
 
@@ -39,7 +39,7 @@ export async function accountOn(cloud: SimulatedCloud, clock: ManualClock) {
       timeScale: 1,
       scenario: 'e2e',
       accountBackend: () => new MemoryBackend(),
-      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+      accountDatastore: () => ({ store: new SqliteStore(':memory:'), problem: null }),
     }),
     credentials: new FixedCredentials(client),
     initial: 'account',

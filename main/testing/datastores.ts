@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { ReaperStore } from '../store/contract.ts';
-import { Datastore } from '../store/datastore.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
-import { SqliteStore } from '../store/sqlite-store.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { type PostgresCluster, postgresSkipReason, startPostgresCluster } from './postgres-cluster.ts';
 
 export interface StoreFixture {
@@ -50,7 +49,7 @@ export function sqliteKind(): StoreKind {
       const dir = mkdtempSync(join(tmpdir(), 'reaper-contract-'));
       dirs.push(dir);
       const file = join(dir, 'reaper.sqlite');
-      const open = async () => new SqliteStore(new Datastore(file));
+      const open = async () => new SqliteStore(file);
       const handles: ReaperStore[] = [];
       const fixture: StoreFixture = {
         store: await open(),
@@ -63,7 +62,7 @@ export function sqliteKind(): StoreKind {
           throw new Error('a SQLite datastore belongs to one instance');
         },
         async setLease({ ownerId, holder, token, expiresAt }) {
-          (fixture.store as SqliteStore).datastore.db
+          (fixture.store as SqliteStore).db
             .prepare(
               `INSERT INTO leases (owner_id, holder, token, expires_at) VALUES (?, ?, ?, ?)
                ON CONFLICT (owner_id) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at`,

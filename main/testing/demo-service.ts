@@ -7,7 +7,7 @@ import { DemoOnlyCredentials } from '../service/credentials.ts';
 import { ReaperService } from '../service/reaper-service.ts';
 import { createSessionFactory } from '../service/session.ts';
 import { MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from './engine-harness.ts';
 
 export function demoService(options: { initial?: 'demo' | 'account'; version: string }): {
@@ -21,7 +21,7 @@ export function demoService(options: { initial?: 'demo' | 'account'; version: st
       timeScale: 1,
       scenario: 'e2e',
       accountBackend: () => new MemoryBackend(),
-      accountDatastore: () => ({ store: new Datastore(':memory:'), problem: null }),
+      accountDatastore: () => ({ store: new SqliteStore(':memory:'), problem: null }),
       inProcessDemo: true,
     }),
     credentials: new DemoOnlyCredentials(),

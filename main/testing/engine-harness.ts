@@ -2,17 +2,19 @@
  * A complete engine on a manual clock and an in-process simulated Clever Cloud, for tests that are
  * about behaviour over time. Test-only: nothing in the app imports it.
  */
+import type { HistoryEntry } from '../../shared/domain.ts';
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import type { Log } from '../../shared/log.ts';
+import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import type { CleverCloudPort, EngineStore, LeaseGuard } from '../engine/ports.ts';
+import type { CleverCloudPort, EngineStore } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 
 /** Monday 5 January 2026, 09:00 UTC. */
 export const MONDAY_9AM = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -21,7 +23,7 @@ export interface HarnessOptions {
   start?: number;
   settings?: SettingsUpdate;
   sim?: Partial<SimOptions>;
-  store?: Datastore;
+  store?: SqliteStore;
   /** The store the engine writes to, when not `store` (a PostgreSQL datastore...). */
   engineStore?: EngineStore;
   /** Team mode: the lease each write is fenced by. */
@@ -44,7 +46,7 @@ export function harness(options: HarnessOptions = {}) {
   const port = options.port ?? inProcess;
   const config = options.config ?? new ConfigStore(new MemoryBackend(), () => clock.now());
   if (options.settings) config.updateSettings(options.settings);
-  const store = options.store ?? new Datastore(':memory:');
+  const store = options.store ?? new SqliteStore(':memory:');
   const engine = new Engine({
     clock,
     clever: port,
@@ -55,6 +57,7 @@ export function harness(options: HarnessOptions = {}) {
     ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());
+  const announced = announcedHistory(engine);
 
   return {
     clock,
@@ -77,13 +80,22 @@ export function harness(options: HarnessOptions = {}) {
     state(appId: string) {
       return engine.get(appId)?.state;
     },
-    /** Advance time in steps, recording the first time `predicate` holds. */
+    /** The app's history as the engine announced it, newest first (as the store's historyOf), at once. */
+    historyOf: announced,
+    /** Every write queued and every evaluation under way settled (the engine's writes are asynchronous). */
+    idle: () => engine.idle(),
+    /**
+     * Advance time in steps, recording the first time `predicate` holds, looked at once the engine
+     * is idle after each step.
+     */
     async until(predicate: () => boolean, limitMs: number, stepMs = 1000): Promise<number | null> {
       const end = clock.now() + limitMs;
       while (clock.now() < end) {
+        await engine.idle();
         if (predicate()) return clock.now();
         await clock.advance(stepMs);
       }
+      await engine.idle();
       return predicate() ? clock.now() : null;
     },
   };
@@ -106,4 +118,19 @@ export async function errorThenSleepAndWake(h: ReturnType<typeof harness>) {
   await h.engine.wake(idle.id, 'dashboard');
   await h.until(() => h.state(idle.id) === 'Up', 10 * 60 * SECOND);
   return { idle, broken };
+}
+
+/**
+ * The history entries an engine announces, kept per app: a synchronous view for predicates that look
+ * at the history while the store answers with promises. Newest first, as the store's historyOf.
+ */
+export function announcedHistory(engine: Engine): (appId: string) => HistoryEntry[] {
+  const byApp = new Map<string, HistoryEntry[]>();
+  engine.on((e) => {
+    if (e.type !== 'history') return;
+    const list = byApp.get(e.entry.appId) ?? [];
+    list.unshift(e.entry);
+    byApp.set(e.entry.appId, list);
+  });
+  return (appId) => [...(byApp.get(appId) ?? [])];
 }

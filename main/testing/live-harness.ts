@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HistoryEntry } from '../../shared/domain.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { type CallRecord, CleverClient } from '../clever/client.ts';
@@ -15,7 +16,8 @@ import { Engine } from '../engine/engine.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
-import { Datastore } from '../store/datastore.ts';
+import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { announcedHistory } from './engine-harness.ts';
 
 export interface LiveHarness {
   clock: ScaledClock;
@@ -23,11 +25,13 @@ export interface LiveHarness {
   sim: SimulatorServer;
   client: CleverClient;
   config: ConfigStore;
-  store: Datastore;
+  store: SqliteStore;
   engine: Engine;
   calls: CallRecord[];
   manage(name: string, app?: Parameters<SimulatedCloud['addApp']>[2], route?: Partial<RouteCreate>): SimApp;
   state(appId: string): string | undefined;
+  /** The app's history as the engine announced it, newest first (as the store's historyOf), at once. */
+  historyOf(appId: string): HistoryEntry[];
   /** Wait (in real time) until `predicate` holds; throws with `what` after `timeoutMs`. */
   eventually(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -60,9 +64,10 @@ export async function liveHarness(
   const config = new ConfigStore(new MemoryBackend(), () => clock.now());
   if (options.settings) config.updateSettings(options.settings);
   const dir = mkdtempSync(join(tmpdir(), 'reaper-live-'));
-  const store = new Datastore(join(dir, 'reaper.db'));
+  const store = new SqliteStore(join(dir, 'reaper.db'));
   const engine = new Engine({ clock, clever: client, store, config });
   config.onChange(() => engine.configChanged());
+  const announced = announcedHistory(engine);
 
   return {
     clock,
@@ -79,6 +84,7 @@ export async function liveHarness(
       return created;
     },
     state: (appId) => engine.get(appId)?.state,
+    historyOf: announced,
     async eventually(predicate, what, timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;
       while (!predicate()) {

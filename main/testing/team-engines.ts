@@ -15,17 +15,12 @@
  * PostgreSQL's clock would do after that long.
  */
 import type pg from 'pg';
+import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import { CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
 import type { ManualClock } from '../engine/clocks.ts';
 import { Engine } from '../engine/engine.ts';
-import {
-  type CleverCloudPort,
-  type EngineStore,
-  type LeaseGuard,
-  LeaseLost,
-  type StoreCommit,
-} from '../engine/ports.ts';
+import type { CleverCloudPort, EngineStore } from '../engine/ports.ts';
 import type { SimulatedCloud } from '../simulator/model.ts';
 import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -171,11 +166,13 @@ export async function startInstance(world: TeamWorld, id: string): Promise<TeamI
           if (error instanceof LeaseLost) world.refused++;
           throw error;
         }
-        world.committed.push({ instance: id, change, guard });
-        const r = change.upsert;
-        if (r?.pendingCall) {
-          askedAt.set(r.appId, pauses);
-          gate.asked();
+        for (const one of Array.isArray(change) ? change : [change as StoreCommit]) {
+          world.committed.push({ instance: id, change: one, guard });
+          const r = one.upsert;
+          if (r?.pendingCall) {
+            askedAt.set(r.appId, pauses);
+            gate.asked();
+          }
         }
       }),
   };

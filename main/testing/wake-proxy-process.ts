@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const { InProcessCleverPort } = await import('../simulator/in-process-port.ts');
   const { SimulatedCloud } = await import('../simulator/model.ts');
   const { ConfigStore, MemoryBackend } = await import('../store/config-store.ts');
-  const { Datastore } = await import('../store/datastore.ts');
+  const { SqliteStore } = await import('../store/sqlite/sqlite-store.ts');
   const { TrafficStats } = await import('../traffic/stats.ts');
   const { WakeProxy } = await import('../traffic/wake-proxy.ts');
   const cloud = new SimulatedCloud(systemClock);
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const engine = new Engine({
     clock: systemClock,
     clever: new InProcessCleverPort(cloud),
-    store: new Datastore(':memory:'),
+    store: new SqliteStore(':memory:'),
     config,
   });
   await engine.start();

@@ -263,7 +263,7 @@ export class AccessLogFollower {
     }
     this.options.stats.counted(f.appId, 'access-log');
     const before = this.options.engine.get(f.appId);
-    if (before?.state === 'Down' && before.wakeRequestedAt === null) this.options.onWake?.(f.appId);
+    if (before?.state === 'Down' && !this.options.engine.wakeAsked(f.appId)) this.options.onWake?.(f.appId);
     this.options.engine.request(f.appId, 'access-log', at).then(this.refused.recorded, this.refused.failed);
   }
 }

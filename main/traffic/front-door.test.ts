@@ -67,7 +67,7 @@ async function withProxy(
     clock: h.clock,
     stats,
     upstream: upstream ?? cleverUpstream(h.client, { origin: h.sim.url, isOwnHost: ownHostOf(h.engine) }),
-    expectedWakeMs: () => 45 * SECOND,
+    expectedWakeMs: async () => 45 * SECOND,
     onFirstAnswer: (a) => firstAnswers.push(a),
   });
   proxies.push(proxy);
@@ -169,10 +169,10 @@ describe('Up means the app answers', () => {
     expect(firstAnswers[0]!.timedOut).toBe(false);
     expect(firstAnswers[0]!.waitMs).toBeGreaterThan(firstAnswers[0]!.afterUpMs);
     await h.eventually(
-      () => h.store.historyOf(app.id).some((e) => e.kind === 'first-answer'),
+      () => h.historyOf(app.id).some((e) => e.kind === 'first-answer'),
       'the first answer in the history',
     );
-    const entry = h.store.historyOf(app.id).find((e) => e.kind === 'first-answer')!;
+    const entry = h.historyOf(app.id).find((e) => e.kind === 'first-answer')!;
     expect(entry.reason).toMatch(/^the app answered the first request .+ after it \(.+ after Up\)$/);
   });
 

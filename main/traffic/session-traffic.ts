@@ -21,7 +21,7 @@ export interface SessionTrafficOptions {
   /** The access-log stream of an app; null when the Clever Cloud port has none. */
   accessLogs: AccessLogSource | null;
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
-  expectedWakeMs: (appId: string) => number | null;
+  expectedWakeMs: (appId: string) => Promise<number | null>;
   log?: Log;
 }
 

@@ -157,7 +157,7 @@ describe('traffic from the access logs', () => {
     h.cloud.recordRequest(app.id, { path: '/' });
     await h.eventually(() => h.state(app.id) === 'WaitingForUp', 'woken');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
-    expect(h.store.historyOf(app.id).find((e) => e.to === 'WaitingForUp')).toMatchObject({
+    expect((await h.store.historyOf(app.id)).find((e) => e.to === 'WaitingForUp')).toMatchObject({
       actor: 'request',
     });
   });
@@ -173,7 +173,7 @@ describe('the wake proxy', () => {
       clock: h.clock,
       stats,
       upstream: cleverUpstream(h.client, { origin: h.sim.url }),
-      expectedWakeMs: () => 45 * SECOND,
+      expectedWakeMs: async () => 45 * SECOND,
     });
     const address = await proxy.listen(0);
     return { stats, port: address.port };
@@ -295,8 +295,7 @@ describe('the wake proxy', () => {
     await h.eventually(() => h.state(app.id) === 'WaitingForShutdown', 'going to sleep');
     const answer = await get(port, 'stop.test', '/late');
     expect(answer.status).toBe(200);
-    const path = h.store
-      .historyOf(app.id)
+    const path = (await h.store.historyOf(app.id))
       .filter((e) => e.kind === 'transition')
       .map((e) => e.to)
       .reverse();

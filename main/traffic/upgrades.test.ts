@@ -36,7 +36,7 @@ async function withProxy(holdDeadlineMs = 2 * MINUTE) {
     clock: h!.clock,
     stats,
     upstream: cleverUpstream(h!.client, { origin: h!.sim.url }),
-    expectedWakeMs: () => 45 * SECOND,
+    expectedWakeMs: async () => 45 * SECOND,
   });
   return { stats, port: (await proxy.listen(0)).port };
 }
@@ -99,7 +99,7 @@ function raw(port: number, text: string): Promise<string> {
 }
 
 const transitionsOf = (appId: string) =>
-  h!.store
+  h!
     .historyOf(appId)
     .filter((e) => e.kind === 'transition')
     .reverse();

@@ -45,7 +45,7 @@ export interface UpgradeDeps {
   connections: Connections;
   refused: RefusedRequests;
   holdDeadlineMs: () => number;
-  expectedWakeMs?: (appId: string) => number | null;
+  expectedWakeMs?: (appId: string) => Promise<number | null>;
   appFor: (host: string) => string | undefined;
   upstream: (
     appId: string,
@@ -191,7 +191,7 @@ export class Upgrades {
       if (waiting) return this.afterReady(waiting, appId, reached.ownerId, true, req, socket, head);
       return this.forward(appId, reached.ownerId, true, req, socket, head);
     }
-    const retryAfter = Math.max(5, Math.round((this.deps.expectedWakeMs?.(appId) ?? 30_000) / 1000));
+    const retryAfter = Math.max(5, Math.round(((await this.deps.expectedWakeMs?.(appId)) ?? 30_000) / 1000));
     const latest = engine.get(appId);
     const error =
       reached?.state === 'Error'

@@ -71,7 +71,7 @@ export interface WakeProxyOptions {
   /** Synchronous when known (the hot path then allocates no promise), a promise when it must be read. */
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
-  expectedWakeMs?: (appId: string) => number | null;
+  expectedWakeMs?: (appId: string) => Promise<number | null>;
   log?: Log;
   /** Connection and stream caps (default: the process's, see limits.ts). */
   limits?: Partial<ProxyLimits>;
@@ -289,14 +289,14 @@ export class WakeProxy {
     if (browser) return this.pageOrPass(record, asking, req, res);
     if (door.callers === 'unavailable') {
       req.resume();
-      return answerUnavailable(res, record, this.retryAfter(appId));
+      return this.retryAfter(appId).then((seconds) => answerUnavailable(res, record, seconds));
     }
     return this.hold(record, asking, req, res, door.readyDelayMs);
   }
 
   /** Seconds a caller told to come back should wait: the app's usual wake, at least 5 s. */
-  private retryAfter(appId: string): number {
-    return Math.max(5, Math.round((this.options.expectedWakeMs?.(appId) ?? 30_000) / 1000));
+  private async retryAfter(appId: string): Promise<number> {
+    return Math.max(5, Math.round(((await this.options.expectedWakeMs?.(appId)) ?? 30_000) / 1000));
   }
 
   /** Forward once the app answered (its body stays in the socket meanwhile). */
@@ -353,7 +353,7 @@ export class WakeProxy {
     const next = new Promise<null>((resolve) => setImmediate(resolve, null));
     if ((await Promise.race([asking, next])) === false)
       return this.forward(record.appId, record.ownerId, req, res);
-    this.wakingPage(record, req, res);
+    await this.wakingPage(record, req, res);
   }
 
   /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
@@ -385,11 +385,12 @@ export class WakeProxy {
       return this.forward(appId, ready.ownerId, req, res);
     } catch {
       if (gone.signal.aborted) return;
-      answerLate(res, record.name, engine.get(appId), this.retryAfter(appId));
+      answerLate(res, record.name, engine.get(appId), await this.retryAfter(appId));
     }
   }
 
-  private wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): void {
+  private async wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const expectedMs = (await this.options.expectedWakeMs?.(record.appId)) ?? null;
     const nonce = randomBytes(16).toString('base64');
     const language = wakingLanguage(req.headers['accept-language']);
     res.writeHead(503, {
@@ -404,7 +405,7 @@ export class WakeProxy {
     res.end(
       wakingPage({
         appName: record.name,
-        expectedMs: this.options.expectedWakeMs?.(record.appId) ?? null,
+        expectedMs,
         nonce,
         language,
       }),

@@ -4,8 +4,8 @@
  */
 
 import { NotFoundError } from '../../../shared/errors.ts';
+import { CleverCallError } from '../../../shared/port-errors.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
-import { CleverCallError } from '../../engine/ports.ts';
 import type { CallContext, HandlersOf } from './context.ts';
 
 export type AccountCall =

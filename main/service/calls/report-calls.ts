@@ -6,10 +6,9 @@ import {
   exportFileName,
   historyFilterSchema,
 } from '../../../shared/history.ts';
-import { EXPORT_CONTENT_TYPES, exportHistory, exportHistoryFrom } from '../../reports/history-export.ts';
+import { EXPORT_CONTENT_TYPES, exportHistory } from '../../reports/history-export.ts';
 import { savingsPricesFor } from '../../reports/savings-prices.ts';
-import { loadSavingsReportFrom } from '../../reports/savings-report.ts';
-import { SqliteStore } from '../../store/sqlite-store.ts';
+import { loadSavingsReport } from '../../reports/savings-report.ts';
 import type { Session } from '../session.ts';
 import type { CallContext, HandlersOf } from './context.ts';
 
@@ -22,7 +21,7 @@ export function reportCalls(ctx: CallContext): HandlersOf<ReportCall> {
     savings: async ({ timeZone }) => {
       const s = ctx.need();
       const prices = await savingsPricesFor(s.clever, s.engine.list());
-      return loadSavingsReportFrom({
+      return loadSavingsReport({
         ...(prices ? { prices } : {}),
         store: s.store,
         now: s.clock.now(),
@@ -38,7 +37,7 @@ export function reportCalls(ctx: CallContext): HandlersOf<ReportCall> {
 export interface HistoryFile {
   filename: string;
   contentType: string;
-  chunks: Iterable<string> | AsyncIterable<string>;
+  chunks: AsyncIterable<string>;
 }
 
 /**
@@ -59,9 +58,6 @@ export function historyFile(raw: unknown, session: () => Session): HistoryFile {
   return {
     filename: exportFileName(f, s.clock.now()),
     contentType: EXPORT_CONTENT_TYPES[f],
-    chunks:
-      s.store instanceof SqliteStore
-        ? exportHistory(s.store.datastore.db, filter, f)
-        : exportHistoryFrom(s.store, filter, f),
+    chunks: exportHistory(s.store, filter, f),
   };
 }

@@ -2,9 +2,9 @@
 import { UnavailableError } from '../../../shared/api-errors.ts';
 import { InputError } from '../../../shared/errors.ts';
 import { describeError } from '../../../shared/log.ts';
+import { CleverCallError } from '../../../shared/port-errors.ts';
 import { nextTransitions } from '../../../shared/schedule.ts';
 import { isTaskApp } from '../../engine/decide.ts';
-import { CleverCallError } from '../../engine/ports.ts';
 import { ownHostOf, upstreamHost } from '../../traffic/loop-guard.ts';
 import type { Session } from '../session.ts';
 import type { CallContext, HandlersOf } from './context.ts';

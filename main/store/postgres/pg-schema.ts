@@ -10,6 +10,9 @@ import type pg from 'pg';
 import { SchemaTooNew } from '../contract.ts';
 
 /** The advisory lock of migrations ("REAP" in ASCII). */
+/** The database's clock, in epoch ms: lease expiry is judged on it, the same for every instance. */
+export const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
 export const MIGRATION_LOCK = 0x52454150;
 
 /** Migrations, in order; the index + 1 is the schema version they lead to. Never edit a released one. */

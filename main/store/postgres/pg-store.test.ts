@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../../shared/domain.ts';
-import { LeaseLost } from '../../engine/ports.ts';
+import { LeaseLost } from '../../../shared/port-errors.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,

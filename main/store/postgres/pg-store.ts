@@ -25,21 +25,27 @@ import {
   type StoreCommit,
   type StoredCredentialsStatus,
 } from '../contract.ts';
-import { COLUMNS } from '../datastore.ts';
-import { type ChangeRow, type StateRow, toStateChanges } from '../history-queries.ts';
 import {
+  type ChangeRow,
   changesSql,
   durationsFrom,
   HISTORY_COLUMNS,
   historyPageSql,
   initialStatesSql,
   retentionSql,
+  type StateRow,
   toHistoryEntry,
   toHistoryRow,
+  toStateChanges,
   transitionsSql,
   transitState,
 } from '../history-sql.ts';
-import { migratePostgres, schemaVersionOf } from './pg-schema.ts';
+import { COLUMNS } from '../record-columns.ts';
+import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
+import { type Exclusive, retentionExclusive } from './retention-lock.ts';
+
+export { DB_NOW };
+
 import { REAPER_TYPES } from './pg-types.ts';
 
 const COLS = COLUMNS.map(([, c]) => c);
@@ -52,14 +58,28 @@ const UPDATE_SET = COLS.slice(1)
   .map((c) => `${c} = excluded.${c}`)
   .join(', ');
 const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason';
-/** The database's clock, in epoch ms: lease expiry is judged on it, the same for every instance. */
-export const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
   /** An idle connection failed (the server restarted...): the pool replaces it. */
   onError?: (error: Error) => void;
+}
+
+/**
+ * Whether a batch fits one statement: each app written or removed once (an upsert cannot touch a row
+ * twice in one statement), and no change both writes and removes.
+ */
+function oneStatementFits(list: readonly StoreCommit[]): boolean {
+  const seen = new Set<string>();
+  for (const c of list) {
+    if (c.upsert && c.remove) return false;
+    const id = c.upsert?.appId ?? c.remove;
+    if (id === undefined) continue;
+    if (seen.has(id)) return false;
+    seen.add(id);
+  }
+  return true;
 }
 
 function toRecord(row: Record<string, unknown>): AppRecord {
@@ -166,14 +186,18 @@ export class PostgresStore implements ReaperStore {
   }
 
   /**
-   * One statement, one round trip (a 1,000-app sweep on PostgreSQL was over 3× SQLite's with a
-   * transaction of five): the guard's lease row locked FOR SHARE in a CTE, and every write of the
-   * change conditioned on it, all in the statement's own transaction. Values travel as JSON, typed
-   * by the tables' own row types (json_populate_record). A change that both writes and removes a
-   * record (none does today) takes the transaction of several statements.
+   * One statement, one round trip, for one change or a batch (a sweep's writes of one owner): the
+   * guard's lease row locked FOR SHARE in a CTE and checked once, and every write conditioned on it,
+   * all in the statement's own transaction (a 1,000-app sweep on PostgreSQL was over 3x SQLite's
+   * with a transaction of five statements per change). Values travel as JSON, typed by the tables'
+   * own row types (json_populate_recordset); history entries keep their order. A batch that names an
+   * app twice, or a change that both writes and removes a record (none does today), takes the
+   * transaction of several statements.
    */
-  async commit(change: StoreCommit, guard?: LeaseGuard): Promise<void> {
-    if (change.upsert && change.remove) return this.commitInSteps(change, guard);
+  async commit(changes: StoreCommit | readonly StoreCommit[], guard?: LeaseGuard): Promise<void> {
+    const list: readonly StoreCommit[] = Array.isArray(changes) ? changes : [changes as StoreCommit];
+    if (list.length === 0) return;
+    if (!oneStatementFits(list)) return this.commitInSteps(list, guard);
     const values: unknown[] = [];
     const param = (value: unknown) => {
       values.push(value);
@@ -189,22 +213,26 @@ export class PostgresStore implements ReaperStore {
       onlyIfHeld = 'EXISTS (SELECT 1 FROM guard)';
     }
     const where = onlyIfHeld ? `WHERE ${onlyIfHeld}` : '';
-    if (change.upsert) {
-      const r = change.upsert;
-      const row = Object.fromEntries(COLUMNS.map(([field, column]) => [column, r[field] ?? null]));
+    const upserts = list.flatMap((c) => (c.upsert ? [c.upsert] : []));
+    const removes = list.flatMap((c) => (c.remove ? [c.remove] : []));
+    const history = list.flatMap((c) => c.history);
+    if (upserts.length) {
+      const rows = upserts.map((r) =>
+        Object.fromEntries(COLUMNS.map(([field, column]) => [column, r[field] ?? null])),
+      );
       ctes.push(
         `up AS (INSERT INTO app_state (${COLS.join(', ')})
-           SELECT ${COLS.join(', ')} FROM json_populate_record(null::app_state, ${param(JSON.stringify(row))}::json) ${where}
+           SELECT ${COLS.join(', ')} FROM json_populate_recordset(null::app_state, ${param(JSON.stringify(rows))}::json) ${where}
            ON CONFLICT (app_id) DO UPDATE SET ${UPDATE_SET} RETURNING 1)`,
       );
     }
-    if (change.remove) {
+    if (removes.length) {
       ctes.push(
-        `del AS (DELETE FROM app_state WHERE app_id = ${param(change.remove)}${onlyIfHeld ? ` AND ${onlyIfHeld}` : ''} RETURNING 1)`,
+        `del AS (DELETE FROM app_state WHERE app_id = ANY(${param(removes)}::text[])${onlyIfHeld ? ` AND ${onlyIfHeld}` : ''} RETURNING 1)`,
       );
     }
-    if (change.history.length) {
-      const rows = change.history.map((h) => ({
+    if (history.length) {
+      const rows = history.map((h) => ({
         app_id: h.appId,
         at: h.at,
         kind: h.kind,
@@ -215,11 +243,11 @@ export class PostgresStore implements ReaperStore {
       }));
       ctes.push(
         `hist AS (INSERT INTO history (${HISTORY_INSERT})
-           SELECT ${HISTORY_INSERT} FROM json_populate_recordset(null::history, ${param(JSON.stringify(rows))}::json) ${where}
+           SELECT ${HISTORY_INSERT} FROM json_populate_recordset(null::history, ${param(JSON.stringify(rows))}::json)
+             WITH ORDINALITY AS entry ${where} ORDER BY entry.ordinality
            RETURNING 1)`,
       );
     }
-    if (ctes.length === 0) return;
     const { rows } = await this.pool.query<{ held: boolean }>(
       `WITH ${ctes.join(',\n')} SELECT ${onlyIfHeld || 'true'} AS held`,
       values,
@@ -227,8 +255,8 @@ export class PostgresStore implements ReaperStore {
     if (guard && !rows[0]?.held) throw new LeaseLost(guard);
   }
 
-  /** The same change as several statements in one transaction. */
-  private async commitInSteps(change: StoreCommit, guard?: LeaseGuard): Promise<void> {
+  /** The same changes as several statements in one transaction, the guard checked first. */
+  private async commitInSteps(list: readonly StoreCommit[], guard?: LeaseGuard): Promise<void> {
     await this.transaction(async (client) => {
       if (guard) {
         const held = await client.query(
@@ -237,25 +265,27 @@ export class PostgresStore implements ReaperStore {
         );
         if (held.rowCount === 0) throw new LeaseLost(guard);
       }
-      if (change.upsert) {
-        const r = change.upsert;
-        await client.query(
-          UPSERT,
-          COLUMNS.map(([field]) => r[field] ?? null),
-        );
-      }
-      if (change.remove) await client.query('DELETE FROM app_state WHERE app_id = $1', [change.remove]);
-      if (change.history.length) {
-        const values: unknown[] = [];
-        const tuples = change.history.map((h, i) => {
-          values.push(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
-          const base = i * HISTORY_FIELDS;
-          return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
-        });
-        await client.query(
-          `INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES ${tuples.join(', ')}`,
-          values,
-        );
+      for (const change of list) {
+        if (change.upsert) {
+          const r = change.upsert;
+          await client.query(
+            UPSERT,
+            COLUMNS.map(([field]) => r[field] ?? null),
+          );
+        }
+        if (change.remove) await client.query('DELETE FROM app_state WHERE app_id = $1', [change.remove]);
+        if (change.history.length) {
+          const values: unknown[] = [];
+          const tuples = change.history.map((h, i) => {
+            values.push(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
+            const base = i * HISTORY_FIELDS;
+            return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
+          });
+          await client.query(
+            `INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES ${tuples.join(', ')}`,
+            values,
+          );
+        }
       }
     });
   }
@@ -408,6 +438,11 @@ export class PostgresStore implements ReaperStore {
         );
       },
     };
+  }
+
+  /** Team mode: the history retention runs on one instance at a time (retention-lock.ts). */
+  retentionExclusive(instanceId: string, leaseMs: number): Exclusive {
+    return retentionExclusive(this.pool, instanceId, leaseMs);
   }
 
   async close(): Promise<void> {

@@ -61,7 +61,7 @@ describe.skipIf(skip !== null)(`the retention on one instance${skip ? ` (skipped
           retentionDays: () => 180,
           batchSize: 10,
           pauseMs: 20,
-          exclusive: retentionExclusive(store, keepers[i]!.instanceId, LEASE_MS),
+          exclusive: retentionExclusive(store.pool, keepers[i]!.instanceId, LEASE_MS),
         }),
     );
     const [a, b] = retentions as [HistoryRetention, HistoryRetention];

@@ -6,17 +6,18 @@
  * (one just started, one just stopped). The lock goes with its connection: an instance killed
  * mid-run holds it no longer.
  */
-import { DB_NOW, type PostgresStore } from './pg-store.ts';
+import type pg from 'pg';
+import type { Exclusive } from '../contract.ts';
+import { DB_NOW } from './pg-schema.ts';
 
 /** The advisory lock of the retention ("PRUN" in ASCII). */
 export const RETENTION_LOCK = 0x5052554e;
 
-/** Runs `run` while this instance is the one that prunes; null when another one does. */
-export type Exclusive = <T>(run: () => Promise<T>) => Promise<T | null>;
+export type { Exclusive };
 
-export function retentionExclusive(store: PostgresStore, instanceId: string, leaseMs: number): Exclusive {
+export function retentionExclusive(pool: pg.Pool, instanceId: string, leaseMs: number): Exclusive {
   return async (run) => {
-    const client = await store.pool.connect();
+    const client = await pool.connect();
     let broken: Error | undefined;
     try {
       const first = await client.query<{ id: string }>(

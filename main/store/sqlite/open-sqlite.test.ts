@@ -12,11 +12,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newRecord } from '../../shared/domain.ts';
-import { MINUTE, SECOND } from '../../shared/durations.ts';
-import { harness } from '../testing/engine-harness.ts';
-import { Datastore } from './datastore.ts';
-import { openDatastore } from './open-datastore.ts';
+import { newRecord } from '../../../shared/domain.ts';
+import { MINUTE, SECOND } from '../../../shared/durations.ts';
+import { harness } from '../../testing/engine-harness.ts';
+import { openDatastore } from './open-sqlite.ts';
+import { SqliteStore } from './sqlite-store.ts';
 
 const dirs: string[] = [];
 function dir(): string {
@@ -30,31 +30,31 @@ afterEach(() => {
 const NOW = Date.UTC(2026, 10, 29, 12);
 
 describe('opening the datastore', () => {
-  it('a healthy file opens with no problem', () => {
+  it('a healthy file opens with no problem', async () => {
     const file = join(dir(), 'reaper.db');
     const { store, problem } = openDatastore(file);
     expect(problem).toBeNull();
-    store.close();
+    await store.close();
   });
 
-  it('a file that is not a database is kept aside, untouched, and a new one started', () => {
+  it('a file that is not a database is kept aside, untouched, and a new one started', async () => {
     const file = join(dir(), 'reaper.db');
     writeFileSync(file, 'not a database '.repeat(500));
     const { store, problem } = openDatastore(file, () => NOW);
     const aside = `${file}.corrupt-2026-11-29T12-00-00-000Z`;
     expect(problem).toContain(`kept aside as ${aside}`);
     expect(readFileSync(aside, 'utf8')).toMatch(/^not a database/);
-    expect(store.loadRecords()).toEqual([]);
-    store.commit({ upsert: newRecord('app_1', 'orga_1', 'x', NOW), history: [] });
-    store.close();
+    expect(await store.loadRecords()).toEqual([]);
+    await store.commit({ upsert: newRecord('app_1', 'orga_1', 'x', NOW), history: [] });
+    await store.close();
     expect(openDatastore(file).problem).toBeNull();
   });
 
-  it('a truncated file is kept aside and a new one started', () => {
+  it('a truncated file is kept aside and a new one started', async () => {
     const file = join(dir(), 'reaper.db');
-    const original = new Datastore(file);
+    const original = new SqliteStore(file);
     for (let i = 0; i < 300; i++) {
-      original.commit({
+      await original.commit({
         upsert: newRecord(`app_${i}`, 'orga_1', `app number ${i}`.repeat(20), NOW),
         history: [
           {
@@ -70,29 +70,29 @@ describe('opening the datastore', () => {
       });
     }
     original.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    original.close();
+    await original.close();
     truncateSync(file, Math.floor(statSync(file).size / 3));
     const { store, problem } = openDatastore(file, () => NOW);
     expect(problem).toMatch(/^The datastore was damaged/);
     expect(existsSync(`${file}.corrupt-2026-11-29T12-00-00-000Z`)).toBe(true);
-    expect(store.loadRecords()).toEqual([]);
-    store.close();
+    expect(await store.loadRecords()).toEqual([]);
+    await store.close();
   });
 
-  it('a place that cannot be written leaves the reaper running without saving, and says why', () => {
+  it('a place that cannot be written leaves the reaper running without saving, and says why', async () => {
     const blocker = join(dir(), 'a-file');
     writeFileSync(blocker, '');
     const { store, problem } = openDatastore(join(blocker, 'reaper.db'));
     expect(problem).toMatch(/cannot be used \(.+\)\. The reaper runs without saving/);
     expect(store.file).toBe(':memory:');
-    store.close();
+    await store.close();
   });
 });
 
 describe('a full disk while running', () => {
   it('no decision is carried out unwritten; the problem is announced, then cleared when writes work again', async () => {
     const file = join(dir(), 'reaper.db');
-    const store = new Datastore(file);
+    const store = new SqliteStore(file);
     const h = harness({ store });
     const app = h.manage('idle', {}, { gracePeriodMs: 2 * MINUTE });
     const problems: (string | null)[] = [];
@@ -124,36 +124,36 @@ describe('a full disk while running', () => {
     expect(h.state(app.id)).not.toBe('Up');
     expect(h.port.calls.get('stopApplication')).toBe(1);
     await h.engine.stop();
-    store.close();
+    await store.close();
   });
 });
 
 describe('a datastore file of 0 bytes', () => {
-  it('opens as a new datastore and says the history is gone', () => {
+  it('opens as a new datastore and says the history is gone', async () => {
     const file = join(dir(), 'reaper.sqlite');
-    const first = new Datastore(file);
-    first.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
-    first.close();
+    const first = new SqliteStore(file);
+    await first.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
+    await first.close();
     truncateSync(file, 0);
     const { store, problem } = openDatastore(file);
     expect(problem).toMatch(/reaper\.sqlite was empty \(0 bytes\)/);
-    expect(store.loadRecords()).toEqual([]);
-    store.close();
+    expect(await store.loadRecords()).toEqual([]);
+    await store.close();
   });
 });
 
 describe('the datastore files', () => {
-  it('are owner-only, whoever created them with a wider mode', () => {
+  it('are owner-only, whoever created them with a wider mode', async () => {
     const file = join(dir(), 'reaper.sqlite');
-    const old = new Datastore(file);
-    old.close();
+    const old = new SqliteStore(file);
+    await old.close();
     chmodSync(file, 0o644);
-    const store = new Datastore(file);
-    store.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
+    const store = new SqliteStore(file);
+    await store.commit({ upsert: newRecord('app_a', 'orga_a', 'a', NOW), history: [] });
     for (const suffix of ['', '-wal', '-shm']) {
       expect({ suffix, mode: statSync(file + suffix).mode & 0o777 }).toEqual({ suffix, mode: 0o600 });
     }
-    store.close();
+    await store.close();
   });
 });
 
@@ -179,10 +179,10 @@ describe('a datastore on a read-only mount, with the -wal and -shm of a crash', 
         [
           '--input-type=module',
           '-e',
-          `import { Datastore } from ${JSON.stringify(new URL('./datastore.ts', import.meta.url).href)};
-           const store = new Datastore(${JSON.stringify(file)});
+          `import { SqliteStore } from ${JSON.stringify(new URL('./sqlite-store.ts', import.meta.url).href)};
+           const store = new SqliteStore(${JSON.stringify(file)});
            store.db.exec("PRAGMA wal_autocheckpoint = 0");
-           store.commit({ history: [{ appId: 'app_1', at: 1, kind: 'transition', from: 'Up', to: 'Down', actor: 'reaper', reason: 'crash test' }] });
+           await store.commit({ history: [{ appId: 'app_1', at: 1, kind: 'transition', from: 'Up', to: 'Down', actor: 'reaper', reason: 'crash test' }] });
            process.kill(process.pid, 'SIGKILL');`,
         ],
         { encoding: 'utf8' },
@@ -191,7 +191,7 @@ describe('a datastore on a read-only mount, with the -wal and -shm of a crash', 
       expect(existsSync(`${file}-wal`)).toBe(true);
       expect(existsSync(`${file}-shm`)).toBe(true);
 
-      const opener = `import { openDatastore } from ${JSON.stringify(new URL('./open-datastore.ts', import.meta.url).href)};
+      const opener = `import { openDatastore } from ${JSON.stringify(new URL('./open-sqlite.ts', import.meta.url).href)};
         const { store, problem } = openDatastore(${JSON.stringify(file)});
         console.log(JSON.stringify({ file: store.file, problem }));`;
       const run = spawnSync(

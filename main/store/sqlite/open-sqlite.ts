@@ -9,11 +9,11 @@
  *   on an in-memory datastore, with the reason, so the dashboard and the logs can say it loudly.
  */
 import { existsSync, renameSync, statSync } from 'node:fs';
-import { describeError } from '../../shared/log.ts';
-import { Datastore } from './datastore.ts';
+import { describeError } from '../../../shared/log.ts';
+import { SqliteStore } from './sqlite-store.ts';
 
 export interface OpenedDatastore {
-  store: Datastore;
+  store: SqliteStore;
   /** What went wrong and what was done about it, for the dashboard and the logs; null when all is well. */
   problem: string | null;
 }
@@ -25,7 +25,7 @@ function sqliteCode(error: unknown): number | null {
   return typeof code === 'number' ? code & 0xff : null;
 }
 
-function check(store: Datastore): void {
+function check(store: SqliteStore): void {
   const rows = store.db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length) {
@@ -42,10 +42,10 @@ function check(store: Datastore): void {
 }
 
 export function openDatastore(file: string, now: () => number = Date.now): OpenedDatastore {
-  let store: Datastore | null = null;
+  let store: SqliteStore | null = null;
   try {
     const empty = file !== ':memory:' && existsSync(file) && statSync(file).size === 0;
-    store = new Datastore(file);
+    store = new SqliteStore(file);
     check(store);
     return {
       store,
@@ -61,7 +61,7 @@ export function openDatastore(file: string, now: () => number = Date.now): Opene
         renameSync(file, aside);
         for (const suffix of ['-wal', '-shm'])
           if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
-        const fresh = new Datastore(file);
+        const fresh = new SqliteStore(file);
         return {
           store: fresh,
           problem: `The datastore was damaged (${describeError(error)}). It was kept aside as ${aside} and a new one started: every app is read again from Clever Cloud; the earlier history is in the kept file.`,
@@ -76,7 +76,7 @@ export function openDatastore(file: string, now: () => number = Date.now): Opene
 
 function inMemory(file: string, error: unknown): OpenedDatastore {
   return {
-    store: new Datastore(':memory:'),
+    store: new SqliteStore(':memory:'),
     problem: `The datastore ${file} cannot be used (${describeError(error)}). The reaper runs without saving: app states and history will be lost when it stops. Free some space or fix the folder's permissions, then restart.`,
   };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type AppRecord, CAUSES, type HistoryEntry, newRecord } from '../../shared/domain.ts';
-import { HOUR, MINUTE } from '../../shared/durations.ts';
-import { CAUSE_FILTERS, type HistoryQuery, historyQuerySchema } from '../../shared/history.ts';
-import { Datastore } from './datastore.ts';
-import { appNames, queryHistory, stateChanges } from './history-queries.ts';
+import { type AppRecord, CAUSES, type HistoryEntry, newRecord } from '../../../shared/domain.ts';
+import { HOUR, MINUTE } from '../../../shared/durations.ts';
+import { CAUSE_FILTERS, type HistoryQuery, historyQuerySchema } from '../../../shared/history.ts';
+import { appNames, queryHistory, stateChanges } from './sqlite-history.ts';
+import { SqliteStore } from './sqlite-store.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
 
@@ -26,7 +26,7 @@ function record(appId: string, name: string): AppRecord {
 
 /** Two apps with a day of history each; `shop` is released at the end (its name must stay). */
 function fixture() {
-  const store = new Datastore(':memory:');
+  const store = new SqliteStore(':memory:');
   store.commit({ upsert: record('app_review', 'idle-review'), history: [] });
   store.commit({ upsert: record('app_shop', 'shop-staging'), history: [] });
   store.commit({

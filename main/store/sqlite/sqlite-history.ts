@@ -2,19 +2,27 @@
  * The history across apps, in SQLite: filters on indexed columns (app, kind, actor, from/to state,
  * time), keyset pages newest first by (at, id), and the app names kept after a release (app_names,
  * filled by a trigger on app_state). Reads only: the engine alone writes the history. The SQL is
- * history-sql.ts, shared with the PostgreSQL datastore.
+ * ../history-sql.ts, shared with the PostgreSQL datastore.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { ReaperState } from '../../shared/domain.ts';
+import type { ReaperState } from '../../../shared/domain.ts';
 import {
   encodeCursor,
   type HistoryFilter,
   type HistoryPage,
   type HistoryQuery,
   type HistoryRow,
-} from '../../shared/history.ts';
-import type { StateChange } from './contract.ts';
-import { changesSql, historyPageSql, initialStatesSql, toHistoryRow } from './history-sql.ts';
+} from '../../../shared/history.ts';
+import type { StateChange } from '../contract.ts';
+import {
+  type ChangeRow,
+  changesSql,
+  historyPageSql,
+  initialStatesSql,
+  type StateRow,
+  toHistoryRow,
+  toStateChanges,
+} from '../history-sql.ts';
 
 /** Statements by SQL text: a filter combination is prepared once. */
 const cache = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
@@ -74,8 +82,6 @@ export function appNames(db: DatabaseSync): Map<string, { name: string; ownerId:
   return new Map(rows.map((r) => [r.app_id, { name: r.name, ownerId: r.owner_id }]));
 }
 
-export type { StateChange };
-
 /**
  * What the savings need from the history between `from` and `to`: each app's state at `from` (its
  * last state change before), then its state changes and dry-run notes up to `to`, oldest first.
@@ -88,37 +94,4 @@ export function stateChanges(
   const initialRows = prepare(db, initialStatesSql('sqlite')).all(from) as unknown as StateRow[];
   const rows = prepare(db, changesSql('sqlite')).all(from, to) as unknown as ChangeRow[];
   return toStateChanges(initialRows, rows);
-}
-
-export interface StateRow {
-  app_id: string;
-  kind: string;
-  to_state: ReaperState | null;
-}
-
-export interface ChangeRow {
-  id: number;
-  app_id: string;
-  at: number;
-  kind: StateChange['kind'];
-  to_state: ReaperState | null;
-  reason: string | null;
-}
-
-export function toStateChanges(
-  initialRows: StateRow[],
-  rows: ChangeRow[],
-): { initial: Map<string, ReaperState | null>; changes: StateChange[] } {
-  const initial = new Map(
-    initialRows.map((r) => [r.app_id, r.kind === 'release' ? null : (r.to_state ?? null)] as const),
-  );
-  const changes = rows.map((r) => ({
-    appId: r.app_id,
-    at: r.at,
-    id: r.id,
-    kind: r.kind,
-    to: r.kind === 'release' ? null : (r.to_state ?? null),
-    reason: r.reason ?? '',
-  }));
-  return { initial, changes };
 }
