@@ -28,6 +28,8 @@ import {
 } from '../../shared/api-http.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
+import { refuse } from '../traffic/framing.ts';
+import { duplicateHost } from '../traffic/host-header.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
 
@@ -98,6 +100,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const streams = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
+    // Routed (and checked) by Host: a request naming two is refused before either is read.
+    const twoHosts = duplicateHost(req);
+    if (twoHosts) return refuse(res, twoHosts);
     if (options.otherHosts && !isOwnHost(hostOf(req), options.host, options.allowedHosts ?? [])) {
       options.otherHosts(req, res);
       return;

@@ -43,6 +43,7 @@ import {
   quietBecause,
 } from './caller-policy.ts';
 import { keepFraming, refuse, unframed } from './framing.ts';
+import { duplicateHost } from './host-header.ts';
 import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
 import { cameThroughHere, LOOP_TEXT, viaPseudonym, withVia } from './loop-guard.ts';
 import { type FirstAnswer, probeUpstream, ReadyGate } from './ready-gate.ts';
@@ -210,7 +211,7 @@ export class WakeProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
-    const framing = unframed(req);
+    const framing = unframed(req) ?? duplicateHost(req);
     if (framing) return refuse(res, framing);
     if (cameThroughHere(req.headers.via, this.via)) return plain(res, 508, LOOP_TEXT);
     const host = (req.headers.host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
