@@ -40,7 +40,7 @@ export async function startTeamInstance(options: {
   database: string;
   sim: SimulatorServer;
   clock: Clock;
-  leaseMs: number;
+  leaseMs?: number;
   log?: Log;
 }): Promise<TeamInstance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reaper-team-'));
@@ -50,7 +50,7 @@ export async function startTeamInstance(options: {
       ...TEST_SERVER,
       dataDir,
       database: options.database,
-      leaseMs: options.leaseMs,
+      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
       clever: simulatorClient(options.sim),
       accountClock: options.clock,
       upstreamOrigin: options.sim.url,
