@@ -74,6 +74,8 @@ export interface Parts {
   enginePort?: CleverCloudPort;
   /** Team mode: the engine acts only on the owners whose lease it holds in this database. */
   team?: { store: PostgresStore; leaseMs?: number; instanceId?: string };
+  /** One port: the wake proxy is served on the server's port only (session-traffic.ts). */
+  proxyOnServerPort?: boolean;
 }
 
 /** The access-log stream of a port that has one (the real client does). */
@@ -207,6 +209,7 @@ export async function compose(parts: Parts): Promise<Session> {
       isOwnHost: ownHostOf(engine),
     }),
     expectedWakeMs: parts.expectedWakeMs,
+    ...(parts.proxyOnServerPort ? { onServerPort: true } : {}),
     ...(log ? { log } : {}),
   });
   const socket = eventsOf(clever);

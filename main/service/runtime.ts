@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   clever?: CleverCloudPort;
   /** Tests: where an account session's wake proxy sends requests (a simulator serving apps by Host). */
   upstreamOrigin?: string;
+  /** Serve the wake proxy on the server's port, for every Host that is not the server's own (--one-port). */
+  onePort?: boolean;
   /** Tests: the credentials manager. */
   credentials?: CredentialsManager;
   /** Tests: timings of the webhooks and of the history retention. */
@@ -98,6 +100,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
       : {}),
     ...(options.leaseMs ? { leases: { leaseMs: options.leaseMs } } : {}),
     upstreamOrigin: options.upstreamOrigin,
+    ...(options.onePort ? { proxyOnServerPort: true } : {}),
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);

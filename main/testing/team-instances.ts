@@ -41,6 +41,8 @@ export async function startTeamInstance(options: {
   sim: SimulatorServer;
   clock: Clock;
   leaseMs?: number;
+  /** --one-port: the wake proxy on the server's port. */
+  onePort?: boolean;
   log?: Log;
 }): Promise<TeamInstance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reaper-team-'));
@@ -51,6 +53,7 @@ export async function startTeamInstance(options: {
       dataDir,
       database: options.database,
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+      ...(options.onePort ? { onePort: true } : {}),
       clever: simulatorClient(options.sim),
       accountClock: options.clock,
       upstreamOrigin: options.sim.url,
