@@ -154,7 +154,7 @@ describe('two Host headers', () => {
   it('are refused with 400 before anything is routed or forwarded, in any order or case', async () => {
     h = await liveHarness();
     const app = h.manage('shop', {}, { hosts: ['shop.test'] });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h!.state(app.id) === 'Up', 'Up');
     const logged = await loggingUpstream();
     const port = await proxyOn(() => ({ origin: logged.url, host: 'shop.upstream.test' }));
