@@ -57,6 +57,8 @@ const USAGE = `Usage: npm run serve -- [options]
                       Clever Cloud PostgreSQL add-on sets it). Default: SQLite in DIR
   --lease-seconds N   team mode: how long an instance holds an owner's apps without renewing
                       its lease (default: 15); another instance takes them over after that
+  --pool-size N       team mode: connections of this instance's pool to PostgreSQL, 1 to 100
+                      (also $REAPER_POOL_SIZE; default: 10); it opens one more for the bus
   -h, --help          this help
 
 Connection caps (the defaults leave half or more of the open-file limit to the engine's own calls):
@@ -88,6 +90,7 @@ export type CliOptions = Pick<
   | 'apiUrl'
   | 'database'
   | 'leaseMs'
+  | 'poolSize'
   | 'timeScale'
   | 'timeOrigin'
   | 'allowedHosts'
@@ -115,6 +118,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'api-url': { type: 'string' },
       database: { type: 'string' },
       'lease-seconds': { type: 'string' },
+      'pool-size': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -168,6 +172,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     if (!database) throw new Error('--lease-seconds: only with --database (team mode)');
     leaseMs = Math.round(seconds * 1000);
   }
+  const poolSize = poolSizeOf(values['pool-size'], env.REAPER_POOL_SIZE, database !== null);
   const allowedHosts: string[] = [];
   for (const name of [...(values['allowed-host'] ?? []), ...(env.REAPER_ALLOWED_HOSTS ?? '').split(',')]) {
     const host = name.trim().toLowerCase().replace(/\.$/, '');
@@ -201,7 +206,19 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     ...(database ? { database: database.url } : {}),
     onePort: values['one-port'] || platformPort !== undefined,
     ...(leaseMs !== null ? { leaseMs } : {}),
+    ...(poolSize !== null ? { poolSize } : {}),
   };
+}
+
+/** --pool-size, else $REAPER_POOL_SIZE: a whole number from 1 to 100, team mode only (null: the default). */
+function poolSizeOf(flag: string | undefined, env: string | undefined, team: boolean): number | null {
+  const [given, name] = flag !== undefined ? [flag, '--pool-size'] : [env, 'REAPER_POOL_SIZE'];
+  if (given === undefined || given === '') return null;
+  const size = Number(given);
+  if (!Number.isInteger(size) || size < 1 || size > 100)
+    throw new Error(`${name}: '${given.slice(0, 40)}' is not a whole number of connections from 1 to 100`);
+  if (!team) throw new Error(`${name}: only with --database (team mode)`);
+  return size;
 }
 
 /**

@@ -178,6 +178,31 @@ describe('--allowed-host', () => {
     expect(await hostAnswer('attacker.example')).toBe('HTTP/1.1 200 OK');
   });
 
+  it('two Host headers get 400, on its own port and on one port (never routed by the first)', async () => {
+    for (const onePort of [false, true]) {
+      await serve({ onePort, allowedHosts: ['reaper.example.test'] });
+      const port = Number(new URL(server!.url).port);
+      for (const probe of ['/api/status', '/readyz']) {
+        const { socket } = await open(port, '127.0.0.1');
+        const first = await ask(
+          socket,
+          `GET ${probe} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: elsewhere.example\r\nAuthorization: Bearer ${ADMIN}\r\n\r\n`,
+        );
+        expect(first).toBe('HTTP/1.1 400 Bad Request');
+      }
+      const { socket } = await open(port, '127.0.0.1');
+      expect(
+        await ask(
+          socket,
+          `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN}\r\n\r\n`,
+        ),
+      ).toBe('HTTP/1.1 200 OK');
+      await server!.close();
+      server = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('is read from the command line (repeatable) and $REAPER_ALLOWED_HOSTS', () => {
     const options = parseCli(
       ['--allowed-host', 'Reaper.Example.test', '--allowed-host', 'ops.example.test'],

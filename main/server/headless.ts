@@ -6,7 +6,8 @@
  * On one port (`onePort`, as on Clever Cloud, where an app has one public HTTP port): the Hosts that
  * name the server (its allowed hosts, its addresses, loopback) get the dashboard and the admin API,
  * every other Host goes to the wake proxy, which routes it to the app of the route naming it. The wake
- * proxy still listens on its own port too (Settings), where nothing outside reaches it.
+ * proxy then listens on no port of its own (an account's; the demo's still does): the wake-proxy port
+ * follows the server's, so two instances on one host never collide on it.
  */
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,8 +31,6 @@ export interface HeadlessOptions extends RuntimeOptions {
   allowedHosts?: string[];
   /** Connection caps (default: limits.ts); the wake proxy's apply to every wake proxy of the process. */
   caps?: Partial<ConnectionCaps>;
-  /** Serve the wake proxy on this port too, for every Host that is not the server's own. */
-  onePort?: boolean;
   /**
    * More checks of GET /readyz, after the engine's and the datastore's (readiness.ts): team mode's
    * leases add theirs here.

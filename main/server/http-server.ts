@@ -36,6 +36,8 @@ import {
 import { describeError, type Log } from '../../shared/log.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
+import { refuse } from '../traffic/framing.ts';
+import { duplicateHost } from '../traffic/host-header.ts';
 import { compressBody, negotiateEncoding, SECURITY_HEADERS, serveStatic } from './static-files.ts';
 import { bearerToken, sameToken } from './token.ts';
 
@@ -108,6 +110,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const streams = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
+    // Routed (and checked) by Host: a request naming two is refused before either is read.
+    const twoHosts = duplicateHost(req);
+    if (twoHosts) return refuse(res, twoHosts);
     if (options.otherHosts && !isOwnHost(hostOf(req), options.host, options.allowedHosts ?? [])) {
       options.otherHosts(req, res);
       return;

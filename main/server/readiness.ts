@@ -79,6 +79,11 @@ export function serviceChecks(service: Pick<ReaperService, 'current'>): Readines
         return session.engine.storage === null ? null : 'datastore';
       },
     },
+    {
+      name: 'wake-proxy',
+      // Routes want the wake proxy and it cannot listen where the settings say (a port taken...).
+      run: async () => (service.current?.traffic.proxyStatus().problem ? 'wake-proxy' : null),
+    },
   ];
 }
 

@@ -14,9 +14,11 @@ import type { ConfigStore } from '../store/config-store.ts';
 import type { ReaperStore } from '../store/contract.ts';
 import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PgLeases } from '../store/postgres/pg-leases.ts';
+import { PgSettings } from '../store/postgres/pg-settings.ts';
 import type { PostgresStore } from '../store/postgres/pg-store.ts';
 import { PgTeamStore } from '../store/postgres/pg-team-store.ts';
-import { LeaseKeeper } from '../team/lease-keeper.ts';
+import { agreeOnLeaseTime } from '../team/agreed-settings.ts';
+import { LeaseKeeper, newInstanceId } from '../team/lease-keeper.ts';
 import { TeamSync } from '../team/team-sync.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
 import { ownHostOf } from '../traffic/loop-guard.ts';
@@ -72,6 +74,8 @@ export interface Parts {
   enginePort?: CleverCloudPort;
   /** Team mode: the engine acts only on the owners whose lease it holds in this database. */
   team?: { store: PostgresStore; leaseMs?: number; instanceId?: string };
+  /** One port: the wake proxy is served on the server's port only (session-traffic.ts). */
+  proxyOnServerPort?: boolean;
 }
 
 /** The access-log stream of a port that has one (the real client does). */
@@ -139,11 +143,20 @@ export async function compose(parts: Parts): Promise<Session> {
   life.started('the datastore', () => store.close());
   if (parts.onClose) life.started("the demo's simulator and traffic", parts.onClose);
 
-  // Team mode: the instances' bus listening before the engine's first read and the first lease round.
+  // Team mode: the settings every instance shares agreed on first (agreed-settings.ts), then the
+  // instances' bus listening before the engine's first read and the first lease round.
   let sync: TeamSync | null = null;
+  const instanceId = team?.instanceId ?? newInstanceId();
+  const leaseMs = team
+    ? await life.start(
+        'the settings shared by the instances',
+        () => agreeOnLeaseTime(new PgSettings(team.store), instanceId, team.leaseMs, log),
+        () => undefined,
+      )
+    : undefined;
   const keeper = team
     ? keeperFor(
-        team,
+        { ...team, instanceId, ...(leaseMs ? { leaseMs } : {}) },
         parts,
         () => engine,
         () => sync!,
@@ -196,6 +209,7 @@ export async function compose(parts: Parts): Promise<Session> {
       isOwnHost: ownHostOf(engine),
     }),
     expectedWakeMs: parts.expectedWakeMs,
+    ...(parts.proxyOnServerPort ? { onServerPort: true } : {}),
     ...(log ? { log } : {}),
   });
   const socket = eventsOf(clever);

@@ -53,6 +53,10 @@ export interface RuntimeOptions {
   clever?: CleverCloudPort;
   /** Tests: where an account session's wake proxy sends requests (a simulator serving apps by Host). */
   upstreamOrigin?: string;
+  /** Team mode: the connections of the pool to PostgreSQL (default 10, pg-errors.ts). */
+  poolSize?: number;
+  /** Serve the wake proxy on the server's port, for every Host that is not the server's own (--one-port). */
+  onePort?: boolean;
   /** Tests: the credentials manager. */
   credentials?: CredentialsManager;
   /** Tests: timings of the webhooks and of the history retention. */
@@ -85,6 +89,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
       ? {
           sharedDatastore: async (now: () => number) => {
             const store = await PostgresStore.open(options.database!, {
+              ...(options.poolSize ? { max: options.poolSize } : {}),
               onError: (error) => log?.('warn', `a PostgreSQL connection failed: ${error.message}`),
             });
             try {
@@ -98,6 +103,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<ReaperServi
       : {}),
     ...(options.leaseMs ? { leases: { leaseMs: options.leaseMs } } : {}),
     upstreamOrigin: options.upstreamOrigin,
+    ...(options.onePort ? { proxyOnServerPort: true } : {}),
     accountDatastore: () => {
       const opened = openDatastore(join(options.dataDir, 'reaper.sqlite'));
       if (opened.problem) log?.('error', opened.problem);

@@ -76,6 +76,8 @@ export interface SessionOptions {
    * Host) instead of each app's own domain.
    */
   upstreamOrigin?: string;
+  /** One port: an account session's wake proxy is served on the server's port only. */
+  proxyOnServerPort?: boolean;
   /** Every Clever Cloud call of the demo's client (for metrics; an account's client has its own). */
   onCall?: (call: CallRecord) => void;
   log?: Log;
@@ -178,6 +180,7 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
         timeScale: clock instanceof ScaledClock ? clock.factor : 1,
         clever,
         ...(options.upstreamOrigin ? { origin: options.upstreamOrigin } : {}),
+        ...(options.proxyOnServerPort ? { proxyOnServerPort: true } : {}),
         waitFirstSweep: options.waitFirstSweep?.account ?? false,
         ...(log ? { log } : {}),
       });

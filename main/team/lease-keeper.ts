@@ -22,6 +22,11 @@ export type { LeaseReadiness };
 
 export const DEFAULT_LEASE_MS = 15_000;
 
+/** An instance's id: host and process first (an operator reading the leases table knows which instance holds what). */
+export function newInstanceId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
 export interface LeaseKeeperOptions {
   table: LeaseTable;
   /** This instance's id (default: host name, process id and a random part). */
@@ -60,8 +65,7 @@ export class LeaseKeeper {
 
   constructor(options: LeaseKeeperOptions) {
     this.options = options;
-    // Host and process first: an operator reading the leases table knows which instance holds what.
-    this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.instanceId = options.instanceId ?? newInstanceId();
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   }
 

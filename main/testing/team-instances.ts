@@ -40,7 +40,9 @@ export async function startTeamInstance(options: {
   database: string;
   sim: SimulatorServer;
   clock: Clock;
-  leaseMs: number;
+  leaseMs?: number;
+  /** --one-port: the wake proxy on the server's port. */
+  onePort?: boolean;
   log?: Log;
 }): Promise<TeamInstance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reaper-team-'));
@@ -50,7 +52,8 @@ export async function startTeamInstance(options: {
       ...TEST_SERVER,
       dataDir,
       database: options.database,
-      leaseMs: options.leaseMs,
+      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+      ...(options.onePort ? { onePort: true } : {}),
       clever: simulatorClient(options.sim),
       accountClock: options.clock,
       upstreamOrigin: options.sim.url,

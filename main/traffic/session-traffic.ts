@@ -23,6 +23,8 @@ export interface SessionTrafficOptions {
   upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
   expectedWakeMs: (appId: string) => Promise<number | null>;
   log?: Log;
+  /** One port (--one-port): the wake proxy is served on the server's port only, never its own. */
+  onServerPort?: boolean;
 }
 
 export interface WakeProxyStatus {
@@ -36,7 +38,7 @@ export class SessionTraffic {
   readonly stats = new TrafficStats();
   private readonly options: SessionTrafficOptions;
   private readonly follower: AccessLogFollower | null;
-  private proxy: { instance: WakeProxy; key: string; url: string } | null = null;
+  private proxy: { instance: WakeProxy; key: string; url: string | null } | null = null;
   private problem: string | null = null;
   private syncing: Promise<void> = Promise.resolve();
   private offConfig: (() => void) | null = null;
@@ -156,6 +158,13 @@ export class SessionTraffic {
         expectedWakeMs: this.options.expectedWakeMs,
         ...(this.options.log ? { log: this.options.log } : {}),
       });
+      if (this.options.onServerPort) {
+        // Served through the server's own port (the headless server hands it the other Hosts):
+        // nothing of its own to bind, so two instances on one host never collide on it.
+        this.proxy = { instance, key, url: null };
+        this.problem = null;
+        return;
+      }
       try {
         const bound = await instance.listen(port, address);
         const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;

@@ -150,6 +150,30 @@ describe('request smuggling through the wake proxy', () => {
   });
 });
 
+describe('two Host headers', () => {
+  it('are refused with 400 before anything is routed or forwarded, in any order or case', async () => {
+    h = await liveHarness();
+    const app = h.manage('shop', {}, { hosts: ['shop.test'] });
+    await h.engine.start();
+    await h.eventually(() => h!.state(app.id) === 'Up', 'Up');
+    const logged = await loggingUpstream();
+    const port = await proxyOn(() => ({ origin: logged.url, host: 'shop.upstream.test' }));
+    const pairs = [
+      ['Host: shop.test', 'Host: victim.test'],
+      ['Host: victim.test', 'Host: shop.test'],
+      ['Host: shop.test', 'HOST: shop.test'],
+      ['host: shop.test', 'Host: shop.test', 'Host: other.test'],
+    ];
+    for (const hosts of pairs) {
+      const answer = await raw(port, `GET /two HTTP/1.1\r\n${hosts.join('\r\n')}\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer).toContain(`${hosts.length} Host headers`);
+    }
+    expect(await raw(port, 'GET /one HTTP/1.1\r\nHost: shop.test\r\n\r\n')).toMatch(/^HTTP\/1\.1 200/);
+    expect(logged.seen.map((r) => r.url)).toEqual(['/one']);
+  });
+});
+
 /** GET through the proxy; the status and the body. */
 function get(port: number, host: string, path = '/', headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -47,6 +47,7 @@ import {
 } from './caller-policy.ts';
 import { type AppConnections, Connections } from './connections.ts';
 import { forwardedHeaders, HOP_BY_HOP, keepFraming, refuse, requestHost, unframed } from './framing.ts';
+import { duplicateHost } from './host-header.ts';
 import { clientAddress, Places, type ProxyLimits, proxyLimits } from './limits.ts';
 import { cameThroughHere, LOOP_TEXT, viaPseudonym, withVia } from './loop-guard.ts';
 import { type FirstAnswer, probeUpstream, ReadyGate } from './ready-gate.ts';
@@ -243,7 +244,7 @@ export class WakeProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
-    const framing = unframed(req);
+    const framing = unframed(req) ?? duplicateHost(req);
     if (framing) return refuse(res, framing);
     if (cameThroughHere(req.headers.via, this.via)) return plain(res, 508, LOOP_TEXT);
     const host = requestHost(req.headers);

@@ -5,7 +5,7 @@
  * row locked (FOR SHARE) until the commit ends, so a takeover (an UPDATE of that row) waits for it or
  * is seen by it: an instance that lost its lease can never write after the new holder's first write.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { AppRecord, HistoryEntry, ReaperState } from '../../../shared/domain.ts';
 import {
   encodeCursor,
@@ -41,6 +41,13 @@ import {
   transitState,
 } from '../history-sql.ts';
 import { COLUMNS } from '../record-columns.ts';
+import {
+  DEFAULT_PG_TIMEOUTS,
+  DEFAULT_POOL_SIZE,
+  databasePlace,
+  explainedPool,
+  type PgTimeouts,
+} from './pg-errors.ts';
 import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
 import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
@@ -62,6 +69,8 @@ const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason';
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
+  /** How long the database is waited for (pg-errors.ts: connect 10 s, statement 30 s). */
+  timeouts?: Partial<PgTimeouts>;
   /** An idle connection failed (the server restarted...): the pool replaces it. */
   onError?: (error: Error) => void;
 }
@@ -104,12 +113,15 @@ export class PostgresStore implements ReaperStore {
 
   /** Connect, create or migrate the schema, and check it answers. Rejects (pool closed) otherwise. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.max ?? 10,
-      types: REAPER_TYPES,
-      application_name: 'clever-reaper',
-    });
+    // Timeouts set, and their failures (and a refusal for lack of slots) said with the database named.
+    const pool = explainedPool(
+      { connectionString: url, types: REAPER_TYPES, application_name: 'clever-reaper' },
+      {
+        where: databasePlace(url),
+        timeouts: { ...DEFAULT_PG_TIMEOUTS, ...options.timeouts },
+        poolSize: options.max ?? DEFAULT_POOL_SIZE,
+      },
+    );
     pool.on('error', (error) => options.onError?.(error));
     // A connection that ends while checked out between two queries (the server terminated it, or
     // stopped) emits an error with no listener of the pool's: without this one, an uncaught exception.
