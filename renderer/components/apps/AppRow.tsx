@@ -142,7 +142,7 @@ export const AppRow = memo(function AppRow({
         <td>
           <div className="cell notes">
             {note && (
-              <span className={`note ${note.tone}`} title={note.text}>
+              <span className={`note ${note.tone}`} title={note.title ?? note.text}>
                 {note.text}
               </span>
             )}

@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkAction } from '../../../shared/bulk.ts';
 import { HOUR } from '../../../shared/durations.ts';
+import { causeText } from '../../lib/cause-text.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
 
@@ -122,7 +123,7 @@ export function BulkResultPanel() {
               {o.ok ? (
                 <span className="muted">{t('bulk.succeeded')}</span>
               ) : (
-                <span>{t('bulk.refusedBecause', { reason: o.reason })}</span>
+                <span title={o.reason}>{t('bulk.refusedBecause', { reason: causeText(o.reason).text })}</span>
               )}
             </li>
           ))}
