@@ -23,16 +23,20 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   const runBulk = useDashboard((s) => s.runBulk);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
+  const apps = useDashboard((s) => s.apps);
   const now = useServerNow();
   const id = useId();
   const [confirmDisable, setConfirmDisable] = useState(false);
   const [until, setUntil] = useState('');
   const n = shown.length;
   if (n === 0 && hidden === 0) return null;
-  const run = (action: BulkAction, at?: number | null) => {
+  const run = (action: BulkAction, at?: number | null, ids: string[] = shown) => {
     setConfirmDisable(false);
-    void runBulk(action, shown, at);
+    void runBulk(action, ids, at);
   };
+  // Reset is for apps in Error: on a mixed selection it acts on those only, and says how many it leaves.
+  const inError = shown.filter((appId) => apps[appId]?.state === 'Error');
+  const notInError = n - inError.length;
   const untilAt = until ? new Date(until).getTime() : Number.NaN;
   return (
     <section className="bulk-bar" aria-label={t('bulk.label')}>
@@ -41,8 +45,13 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
         {hidden > 0 ? t('bulk.hidden', { count: hidden }) : ''}
       </strong>
       <div className="row-of-buttons">
-        <button type="button" disabled={running || n === 0} onClick={() => run('reset')}>
-          {t('bulk.reset', { count: n })}
+        <button
+          type="button"
+          disabled={running || inError.length === 0}
+          title={notInError > 0 ? t('bulk.resetLeavesOut', { count: notInError }) : undefined}
+          onClick={() => run('reset', null, inError)}
+        >
+          {notInError > 0 ? t('bulk.resetInError', { count: inError.length }) : t('bulk.reset', { count: n })}
         </button>
         <button type="button" disabled={running || n === 0} onClick={() => run('wake')}>
           {t('bulk.wake', { count: n })}
