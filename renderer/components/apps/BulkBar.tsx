@@ -1,6 +1,6 @@
 /**
  * Bulk actions on the apps picked in the table: Reset, Wake, Keep awake until, Disable (after a
- * confirmation), then the result per app: which succeeded, which were refused and why.
+ * confirmation), then the result: how many succeeded, and the refusals grouped by reason.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -101,13 +101,27 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   );
 }
 
-/** The last bulk action: under way, refused as a whole, or its outcome per app. */
+/** How many names a refusal line shows before "and N more". */
+const SHOWN_NAMES = 12;
+
+function refusalsByReason(run: BulkRun): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const o of run.result?.outcomes ?? []) {
+    if (o.ok) continue;
+    out.set(o.reason, [...(out.get(o.reason) ?? []), run.names[o.appId] ?? o.appId]);
+  }
+  return out;
+}
+
+/** The last bulk action: under way, refused as a whole, or its summary and refusals by reason. */
 export function BulkResultPanel() {
   const { t } = useTranslation('apps');
   const run = useDashboard((s) => s.bulkRun);
   const dismiss = useDashboard((s) => s.dismissBulk);
   if (!run) return null;
   const action = t(`bulk.actions.${run.action}`);
+  // The summary says how many succeeded; below it only the refusals, one line per reason.
+  const refusals = [...refusalsByReason(run)];
   return (
     <section className="bulk-result card" aria-label={t('bulk.result', { action })}>
       <div className="bulk-result-head" role="status">
@@ -124,16 +138,15 @@ export function BulkResultPanel() {
           </button>
         )}
       </div>
-      {run.result && run.result.outcomes.length > 0 && (
+      {refusals.length > 0 && (
         <ul className="bulk-outcomes" aria-label={t('bulk.perApp')}>
-          {run.result.outcomes.map((o) => (
-            <li key={o.appId} className={o.ok ? 'ok' : 'refused'}>
-              <span className="name">{run.names[o.appId] ?? o.appId}</span>
-              {o.ok ? (
-                <span className="muted">{t('bulk.succeeded')}</span>
-              ) : (
-                <span title={o.reason}>{t('bulk.refusedBecause', { reason: causeText(o.reason).text })}</span>
-              )}
+          {refusals.map(([reason, names]) => (
+            <li key={reason} className="refused">
+              <span className="name">
+                {names.slice(0, SHOWN_NAMES).join(', ')}
+                {names.length > SHOWN_NAMES ? t('bulk.andMore', { count: names.length - SHOWN_NAMES }) : ''}
+              </span>
+              <span title={reason}>{t('bulk.refusedBecause', { reason: causeText(reason).text })}</span>
             </li>
           ))}
         </ul>

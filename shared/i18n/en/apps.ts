@@ -100,6 +100,8 @@ export const apps = {
     refused: '{{action}} refused, nothing was done: {{error}}',
     dismiss: 'Dismiss',
     perApp: 'Result per app',
+    andMore_one: ' and {{count}} more',
+    andMore_other: ' and {{count}} more',
     succeeded: 'succeeded',
     refusedBecause: 'refused: {{reason}}',
     summaryHead: '{{action}}:',

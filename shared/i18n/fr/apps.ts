@@ -109,6 +109,8 @@ export const apps: Messages<typeof en> = {
     refused: '« {{action}} » refusé, rien n’a été fait : {{error}}',
     dismiss: 'Masquer',
     perApp: 'Résultat par application',
+    andMore_one: ' et {{count}} autre',
+    andMore_other: ' et {{count}} autres',
     succeeded: 'réussie',
     refusedBecause: 'refusée : {{reason}}',
     summaryHead: '{{action}} :',
