@@ -8,6 +8,7 @@ import type { Route } from '../../shared/routes.ts';
 import type { Rule } from '../../shared/rules.ts';
 import { type MustBeUpRange, nextTransitions } from '../../shared/schedule.ts';
 import { i18n } from '../i18n.ts';
+import { causeText } from './cause-text.ts';
 import { clockTime, clockTimeIn, fullTime, until } from './format.ts';
 
 /** The must-be-up ranges that apply to an app: its enabled routes', else its rule's. */
@@ -82,8 +83,12 @@ export function sleepCell(
 }
 
 /** The cause of an Error, or what else the operator should know about the app. */
-export function noteCell(app: AppView, now: number): { text: string; tone: string } | null {
-  if (app.cause) return { text: app.cause, tone: 'danger' };
+export function noteCell(app: AppView, now: number): { text: string; tone: string; title?: string } | null {
+  if (app.cause) {
+    // In another language, the cause translated, its recorded English original on hover.
+    const { text, translated } = causeText(app.cause);
+    return { text, tone: 'danger', title: translated ? app.cause : text };
+  }
   if (app.releaseAt !== null) {
     return { text: i18n.t('apps:cells.released', { when: until(app.releaseAt, now) }), tone: 'warn' };
   }

@@ -10,6 +10,7 @@ import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import type { ConnectionState } from '../api/dashboard-api.ts';
 import { i18n } from '../i18n.ts';
 import type { AppAction } from '../store/change-actions.ts';
+import { causeText } from './cause-text.ts';
 import { cleverStateText } from './clever-status.ts';
 import { formatDuration, fullTime, shortDuration, stateLabel } from './format.ts';
 import { reasonText } from './reasons.ts';
@@ -191,7 +192,7 @@ export function resetOutcome(answer: AppView): string {
     const cause = causeKind(answer.cause);
     return cause.kind === 'unexpectedState'
       ? i18n.t('apps:outcome.resetStill', { state: cause.cleverState })
-      : i18n.t('apps:outcome.resetStillError', { cause: answer.cause ?? '' });
+      : i18n.t('apps:outcome.resetStillError', { cause: causeText(answer.cause ?? '').text });
   }
   if (answer.state === 'WaitingForInit') return i18n.t('apps:outcome.resetLater');
   return i18n.t('apps:outcome.resetNow', { state: stateLabel(answer.state) });

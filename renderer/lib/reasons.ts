@@ -15,6 +15,7 @@ import { TRAFFIC_SOURCES, type TrafficSource } from '../../shared/domain.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import type { reasons as en } from '../../shared/i18n/en/reasons.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
+import { causeText } from './cause-text.ts';
 import { formatDuration, fullTime, sourceLabel } from './format.ts';
 
 type ReasonKey = keyof typeof en;
@@ -166,8 +167,8 @@ function say(key: ReasonKey, values: Groups): string {
 
 /** A history reason in the current language; an Error cause, or a reason of no known form, as written. */
 export function reasonText(reason: string): string {
-  // The causes of the spec stay word for word (the never-deployed one with the error after it).
-  if (causeKind(reason).kind !== 'unknown') return reason;
+  // The causes of the spec in the screen's language (cause-text.ts); the record keeps them word for word.
+  if (causeKind(reason).kind !== 'unknown') return causeText(reason).text;
   for (const rule of RULES) {
     const m = rule.pattern.exec(reason);
     if (!m) continue;

@@ -13,6 +13,7 @@ import type { Rule } from '../../shared/rules.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { i18n } from '../i18n.ts';
+import { causeText } from '../lib/cause-text.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortDir, SortKey } from '../lib/sort.ts';
 import { confirmLeave } from '../lib/unsaved-changes.ts';
@@ -183,7 +184,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
               toasts.push({
                 id: ++toastId,
                 kind: 'alert',
-                text: i18n.t('shell:toasts.alert', { name: e.name, cause: e.cause }),
+                text: i18n.t('shell:toasts.alert', { name: e.name, cause: causeText(e.cause).text }),
               });
             }
             break;

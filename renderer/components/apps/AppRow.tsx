@@ -9,6 +9,9 @@ import { CleverStateLabel } from '../common/CleverStateLabel.tsx';
 import { ConsoleLink } from '../common/ConsoleLink.tsx';
 import { StateBadge } from '../common/StateBadge.tsx';
 
+/** The table's columns, in order. */
+export type Column = 'pick' | 'app' | 'state' | 'clever' | 'lastRequest' | 'sleepsAt' | 'notes' | 'actions';
+
 interface RowProps {
   app: AppView;
   /** The must-be-up ranges that apply to it (their zones are said with their times). */
@@ -27,6 +30,8 @@ interface RowProps {
   onFocusRow: (index: number) => void;
   /** Its box clicked: picked or not; with Shift, the range from the last one clicked. */
   onPick: (appId: string, range: boolean) => void;
+  /** The columns shown (fewer beside the details panel). */
+  columns: ReadonlySet<Column>;
 }
 
 export const AppRow = memo(function AppRow({
@@ -43,6 +48,7 @@ export const AppRow = memo(function AppRow({
   onAct,
   onFocusRow,
   onPick,
+  columns,
 }: RowProps) {
   const { t } = useTranslation(['apps', 'common']);
   const sleep = sleepCell(app, now, ranges);
@@ -97,44 +103,52 @@ export const AppRow = memo(function AppRow({
           </span>
         </div>
       </td>
-      <td>
-        <div className="cell">
-          <CleverStateLabel app={app} />
-        </div>
-      </td>
-      <td>
-        <div className="cell">
-          {app.lastRequestAt === null ? (
-            <span className="muted">{t('row.noRequest')}</span>
-          ) : (
-            <>
-              <span title={fullTime(app.lastRequestAt)}>{ago(app.lastRequestAt, now)}</span>
-              <span className="sub">{app.lastRequestSource ? sourceLabel(app.lastRequestSource) : ''}</span>
-            </>
-          )}
-        </div>
-      </td>
-      <td>
-        <div className="cell">
-          {sleep && (
-            <>
-              <span className={sleep.tone} title={sleep.title}>
-                {sleep.main}
+      {columns.has('clever') && (
+        <td>
+          <div className="cell">
+            <CleverStateLabel app={app} />
+          </div>
+        </td>
+      )}
+      {columns.has('lastRequest') && (
+        <td>
+          <div className="cell">
+            {app.lastRequestAt === null ? (
+              <span className="muted">{t('row.noRequest')}</span>
+            ) : (
+              <>
+                <span title={fullTime(app.lastRequestAt)}>{ago(app.lastRequestAt, now)}</span>
+                <span className="sub">{app.lastRequestSource ? sourceLabel(app.lastRequestSource) : ''}</span>
+              </>
+            )}
+          </div>
+        </td>
+      )}
+      {columns.has('sleepsAt') && (
+        <td>
+          <div className="cell">
+            {sleep && (
+              <>
+                <span className={sleep.tone} title={sleep.title}>
+                  {sleep.main}
+                </span>
+                {sleep.sub && <span className="sub">{sleep.sub}</span>}
+              </>
+            )}
+          </div>
+        </td>
+      )}
+      {columns.has('notes') && (
+        <td>
+          <div className="cell notes">
+            {note && (
+              <span className={`note ${note.tone}`} title={note.title ?? note.text}>
+                {note.text}
               </span>
-              {sleep.sub && <span className="sub">{sleep.sub}</span>}
-            </>
-          )}
-        </div>
-      </td>
-      <td>
-        <div className="cell notes">
-          {note && (
-            <span className={`note ${note.tone}`} title={note.text}>
-              {note.text}
-            </span>
-          )}
-        </div>
-      </td>
+            )}
+          </div>
+        </td>
+      )}
       <td>
         <div className="cell actions">
           {inError && (

@@ -16,13 +16,12 @@ import type { SortKey } from '../../lib/sort.ts';
 import { shownIds, tableRows } from '../../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import { useActionsBlocked } from '../common/ActionButton.tsx';
-import { AppRow as Row } from './AppRow.tsx';
+import { type Column, AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
 export const COMPACT_ROW_HEIGHT = 28;
 
 /** The columns, each with its header's words (`apps:table.columns.*`; Clever Cloud is a name). */
-type Column = 'pick' | 'app' | 'state' | 'clever' | 'lastRequest' | 'sleepsAt' | 'notes' | 'actions';
 const COLUMNS: { id: Column; key: SortKey | null; className: string }[] = [
   { id: 'pick', key: null, className: 'c-pick' },
   { id: 'app', key: 'name', className: 'c-app' },
@@ -33,6 +32,12 @@ const COLUMNS: { id: Column; key: SortKey | null; className: string }[] = [
   { id: 'notes', key: null, className: 'c-notes' },
   { id: 'actions', key: null, className: 'c-actions' },
 ];
+/**
+ * With the details panel open beside it, the table keeps the columns that fit without cutting a
+ * word (name, state, when it sleeps, the actions); the panel says the rest.
+ */
+const BESIDE_PANEL: ReadonlySet<Column> = new Set(['pick', 'app', 'state', 'sleepsAt', 'actions']);
+const ALL_COLUMNS: ReadonlySet<Column> = new Set(COLUMNS.map((c) => c.id));
 const NO_RANGES: readonly MustBeUpRange[] = [];
 
 const HEADER_HEIGHT = 34;
@@ -80,6 +85,8 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const order = useMemo(() => shownIds(rows), [rows]);
   const activeIndex = Math.min(active, rows.length - 1);
   const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
+  const shown = selectedAppId === null ? ALL_COLUMNS : BESIDE_PANEL;
+  const columns = COLUMNS.filter((c) => shown.has(c.id));
   const allPicked = order.length > 0 && order.every((id) => picked.ids.has(id));
   const somePicked = !allPicked && order.some((id) => picked.ids.has(id));
 
@@ -177,18 +184,18 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   return (
     <div ref={scrollRef} className="table-scroll">
       <table
-        className={`apps ${compact ? 'compact' : ''}`}
+        className={`apps ${compact ? 'compact' : ''} ${shown === BESIDE_PANEL ? 'beside-panel' : ''}`}
         aria-label={t('table.label')}
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
-          {COLUMNS.map((c) => (
+          {columns.map((c) => (
             <col key={c.id} className={c.className} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            {COLUMNS.map((c) => (
+            {columns.map((c) => (
               <th
                 key={c.id}
                 scope="col"
@@ -225,7 +232,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
           {padTop > 0 && (
             // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
             <tr aria-hidden="true" className="spacer">
-              <td colSpan={COLUMNS.length} style={{ height: padTop, border: 0 }} />
+              <td colSpan={columns.length} style={{ height: padTop, border: 0 }} />
             </tr>
           )}
           {items.map((item) => {
@@ -239,7 +246,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                   aria-rowindex={item.index + 2}
                   onFocus={() => setActive(item.index)}
                 >
-                  <th scope="colgroup" colSpan={COLUMNS.length}>
+                  <th scope="colgroup" colSpan={columns.length}>
                     <button
                       type="button"
                       className="group-toggle"
@@ -273,13 +280,14 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                 onAct={act}
                 onFocusRow={setActive}
                 onPick={onPick}
+                columns={shown}
               />
             );
           })}
           {padBottom > 0 && (
             // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
             <tr aria-hidden="true" className="spacer">
-              <td colSpan={COLUMNS.length} style={{ height: padBottom, border: 0 }} />
+              <td colSpan={columns.length} style={{ height: padBottom, border: 0 }} />
             </tr>
           )}
         </tbody>

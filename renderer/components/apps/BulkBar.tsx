@@ -1,11 +1,12 @@
 /**
  * Bulk actions on the apps picked in the table: Reset, Wake, Keep awake until, Disable (after a
- * confirmation), then the result per app: which succeeded, which were refused and why.
+ * confirmation), then the result: how many succeeded, and the refusals grouped by reason.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkAction } from '../../../shared/bulk.ts';
 import { HOUR } from '../../../shared/durations.ts';
+import { causeText } from '../../lib/cause-text.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
 
@@ -22,16 +23,20 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   const runBulk = useDashboard((s) => s.runBulk);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
+  const apps = useDashboard((s) => s.apps);
   const now = useServerNow();
   const id = useId();
   const [confirmDisable, setConfirmDisable] = useState(false);
   const [until, setUntil] = useState('');
   const n = shown.length;
   if (n === 0 && hidden === 0) return null;
-  const run = (action: BulkAction, at?: number | null) => {
+  const run = (action: BulkAction, at?: number | null, ids: string[] = shown) => {
     setConfirmDisable(false);
-    void runBulk(action, shown, at);
+    void runBulk(action, ids, at);
   };
+  // Reset is for apps in Error: on a mixed selection it acts on those only, and says how many it leaves.
+  const inError = shown.filter((appId) => apps[appId]?.state === 'Error');
+  const notInError = n - inError.length;
   const untilAt = until ? new Date(until).getTime() : Number.NaN;
   return (
     <section className="bulk-bar" aria-label={t('bulk.label')}>
@@ -40,8 +45,13 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
         {hidden > 0 ? t('bulk.hidden', { count: hidden }) : ''}
       </strong>
       <div className="row-of-buttons">
-        <button type="button" disabled={running || n === 0} onClick={() => run('reset')}>
-          {t('bulk.reset', { count: n })}
+        <button
+          type="button"
+          disabled={running || inError.length === 0}
+          title={notInError > 0 ? t('bulk.resetLeavesOut', { count: notInError }) : undefined}
+          onClick={() => run('reset', null, inError)}
+        >
+          {notInError > 0 ? t('bulk.resetInError', { count: inError.length }) : t('bulk.reset', { count: n })}
         </button>
         <button type="button" disabled={running || n === 0} onClick={() => run('wake')}>
           {t('bulk.wake', { count: n })}
@@ -91,13 +101,27 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   );
 }
 
-/** The last bulk action: under way, refused as a whole, or its outcome per app. */
+/** How many names a refusal line shows before "and N more". */
+const SHOWN_NAMES = 12;
+
+function refusalsByReason(run: BulkRun): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const o of run.result?.outcomes ?? []) {
+    if (o.ok) continue;
+    out.set(o.reason, [...(out.get(o.reason) ?? []), run.names[o.appId] ?? o.appId]);
+  }
+  return out;
+}
+
+/** The last bulk action: under way, refused as a whole, or its summary and refusals by reason. */
 export function BulkResultPanel() {
   const { t } = useTranslation('apps');
   const run = useDashboard((s) => s.bulkRun);
   const dismiss = useDashboard((s) => s.dismissBulk);
   if (!run) return null;
   const action = t(`bulk.actions.${run.action}`);
+  // The summary says how many succeeded; below it only the refusals, one line per reason.
+  const refusals = [...refusalsByReason(run)];
   return (
     <section className="bulk-result card" aria-label={t('bulk.result', { action })}>
       <div className="bulk-result-head" role="status">
@@ -114,16 +138,15 @@ export function BulkResultPanel() {
           </button>
         )}
       </div>
-      {run.result && run.result.outcomes.length > 0 && (
+      {refusals.length > 0 && (
         <ul className="bulk-outcomes" aria-label={t('bulk.perApp')}>
-          {run.result.outcomes.map((o) => (
-            <li key={o.appId} className={o.ok ? 'ok' : 'refused'}>
-              <span className="name">{run.names[o.appId] ?? o.appId}</span>
-              {o.ok ? (
-                <span className="muted">{t('bulk.succeeded')}</span>
-              ) : (
-                <span>{t('bulk.refusedBecause', { reason: o.reason })}</span>
-              )}
+          {refusals.map(([reason, names]) => (
+            <li key={reason} className="refused">
+              <span className="name">
+                {names.slice(0, SHOWN_NAMES).join(', ')}
+                {names.length > SHOWN_NAMES ? t('bulk.andMore', { count: names.length - SHOWN_NAMES }) : ''}
+              </span>
+              <span title={reason}>{t('bulk.refusedBecause', { reason: causeText(reason).text })}</span>
             </li>
           ))}
         </ul>

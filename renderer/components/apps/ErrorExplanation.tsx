@@ -5,6 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
 import type { HistoryEntry } from '../../../shared/domain.ts';
+import { causeText } from '../../lib/cause-text.ts';
 import { explainError } from '../../lib/explain.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { ActionButton } from '../common/ActionButton.tsx';
@@ -17,17 +18,26 @@ interface Props {
 }
 
 export function ErrorExplanation({ app, history, onOutcome }: Props) {
-  const { t } = useTranslation('apps');
+  const { t } = useTranslation(['apps', 'common']);
   const failTimeoutMs = useDashboard((s) => s.settings?.failTimeoutMs ?? null);
   const explained = explainError(app, history, failTimeoutMs);
   if (!explained) return null;
+  const recorded = app.cause ?? '';
+  const cause = causeText(recorded);
   return (
     <div className="callout danger error-explained" role="alert">
       <div>
         <p>
           <strong>{t('error.label')}</strong>
-          <span className="cause">{app.cause}</span>
+          <span className="cause" title={cause.translated ? recorded : undefined}>
+            {cause.text}
+          </span>
         </p>
+        {cause.translated && (
+          <p className="cause-original muted">
+            <span lang="en">{t('common:causeOriginal', { cause: recorded })}</span>
+          </p>
+        )}
         <h3>{explained.title}</h3>
         <p>{explained.what}</p>
         {explained.lastSeen && (

@@ -59,8 +59,11 @@ describe('the apps view in French', () => {
     expect(blog.getByText('Arrêtée')).toBeTruthy();
     expect(blog.getByRole('button', { name: 'Réveiller blog' }).textContent).toBe('Réveiller');
     expect(within(rowOf('billing')).getByRole('button', { name: 'Réinitialiser billing' })).toBeTruthy();
-    // The cause stays word for word; its short name groups the apps in Error.
-    expect(within(rowOf('billing')).getByText(CAUSES.startFailed)).toBeTruthy();
+    // The cause in French, the spec's English kept on hover; its short name groups the apps in Error.
+    const cause = within(rowOf('billing')).getByText(
+      'l’application n’a pas réussi à démarrer sur Clever Cloud',
+    );
+    expect(cause.getAttribute('title')).toBe(CAUSES.startFailed);
     const causes = screen.getByRole('region', { name: 'Causes des erreurs' });
     expect(causes.textContent).toContain('échec du démarrage');
     expect(
@@ -70,7 +73,7 @@ describe('the apps view in French', () => {
     expect(screen.getByRole('combobox', { name: 'Filtrer par état' }).textContent).toContain('En erreur (1)');
   });
 
-  it('an app in Error: the cause word for word, the explanation and next step, the console links', async () => {
+  it('an app in Error: the cause in French with its English original, the explanation and next step, the console links', async () => {
     const user = userEvent.setup();
     const app = appView('billing-preview', 'Error', {
       cause: CAUSES.startFailed,
@@ -81,7 +84,8 @@ describe('the apps view in French', () => {
     await user.click(within(rowOf('billing-preview')).getByRole('button', { name: 'billing-preview' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'billing-preview' }));
     const alert = within(dialog.getByRole('alert'));
-    expect(alert.getByText(CAUSES.startFailed)).toBeTruthy();
+    expect(alert.getByText('l’application n’a pas réussi à démarrer sur Clever Cloud')).toBeTruthy();
+    expect(alert.getByText(`Original (tel qu’enregistré) : ${CAUSES.startFailed}`)).toBeTruthy();
     expect(alert.getByRole('heading', { name: 'Le démarrage a échoué sur Clever Cloud' })).toBeTruthy();
     expect(dialog.getByRole('alert').textContent).toContain(
       'À faire : Lisez les logs de ce déploiement dans la console',

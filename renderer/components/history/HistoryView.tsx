@@ -286,7 +286,9 @@ export function HistoryView() {
                 <td>
                   <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
                 </td>
-                <td className="reason">{reasonText(h.reason)}</td>
+                <td className="reason" title={h.reason}>
+                  {reasonText(h.reason)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 /**
  * The reasons of the history read in the viewer's language, in the History view and in the details
- * panel's history: translated where they are ours, the Error causes of the spec word for word, a
+ * panel's history: translated where they are ours, the Error causes of the spec in French too (their English on hover), a
  * reason of no known form as written. The download and the API keep the stored text (not this).
  */
 import { render, screen, within } from '@testing-library/react';
@@ -37,7 +37,7 @@ const entries = [
 const reasonsShown = (root: HTMLElement) => [...root.querySelectorAll('.reason')].map((el) => el.textContent);
 
 describe('history reasons', () => {
-  it('the History view shows them in French, causes and unknown reasons as written', async () => {
+  it('the History view shows them in French, the causes of the spec too, unknown reasons as written', async () => {
     await i18n.changeLanguage('fr');
     const user = userEvent.setup();
     render(<App api={fakeApi({ apps: [appView('shop', 'Up')], history: entries })} />);
@@ -47,9 +47,11 @@ describe('history reasons', () => {
     expect(reasonsShown(table)).toEqual([
       'aucun trafic depuis 1 h 30 min (délai de grâce 2 min), dernier déploiement OK',
       'arrêtée en dehors du reaper : Clever Cloud indique SHOULD_BE_DOWN',
-      CAUSES.stopTimeout,
+      'l’application ne s’est pas arrêtée dans le délai d’échec',
       'written by a version we do not know',
     ]);
+    // The recorded English on hover.
+    expect(table.querySelectorAll('.reason')[2]?.getAttribute('title')).toBe(CAUSES.stopTimeout);
   });
 
   it('the details panel’s history shows them in French, and as written in English', async () => {

@@ -107,6 +107,18 @@ export const common = {
     'first-answer': 'first answer',
   },
   /** Short names of the Error causes (the causes themselves stay word for word). */
+  /** The Error causes of the lifecycle spec, whole (English: the spec's words, as the API keeps them). */
+  causeTexts: {
+    stopTimeout: 'the app did not stop within the fail timeout',
+    startTimeout: 'the app did not start within the fail timeout',
+    startFailed: 'the app failed to start on clever cloud',
+    unsafeLastDeployment:
+      "the last deployment of the app is '{{deploymentState}}', it cannot be put to sleep safely",
+    neverDeployed: 'the app was never deployed, it cannot be started',
+    unexpectedState: "unexpected clever cloud state '{{cleverState}}'",
+  },
+  /** Said beside a translated cause: the original, as the API and the history keep it. */
+  causeOriginal: 'Original (as recorded): {{cause}}',
   causes: {
     stopTimeout: 'did not stop in time',
     startTimeout: 'did not start in time',

@@ -84,6 +84,12 @@ export const apps: Messages<typeof en> = {
     hidden_one: ' ({{count}} masquée par les filtres, laissée de côté)',
     hidden_other: ' ({{count}} masquées par les filtres, laissées de côté)',
     reset: 'Réinitialiser {{count}}',
+    resetInError_one: 'Réinitialiser celle en erreur',
+    resetInError_other: 'Réinitialiser les {{count}} en erreur',
+    resetLeavesOut_one:
+      '{{count}} application sélectionnée n’est pas en erreur : Réinitialiser la laisse telle quelle',
+    resetLeavesOut_other:
+      '{{count}} applications sélectionnées ne sont pas en erreur : Réinitialiser les laisse telles quelles',
     wake: 'Réveiller {{count}}',
     keepUntil: 'Maintenir éveillées jusqu’au',
     example: 'Par exemple {{example}}',
@@ -103,6 +109,8 @@ export const apps: Messages<typeof en> = {
     refused: '« {{action}} » refusé, rien n’a été fait : {{error}}',
     dismiss: 'Masquer',
     perApp: 'Résultat par application',
+    andMore_one: ' et {{count}} autre',
+    andMore_other: ' et {{count}} autres',
     succeeded: 'réussie',
     refusedBecause: 'refusée : {{reason}}',
     summaryHead: '{{action}} :',

@@ -100,6 +100,16 @@ export const common: Messages<typeof en> = {
     'keep-awake': 'maintenue éveillée',
     'first-answer': 'première réponse',
   },
+  causeTexts: {
+    stopTimeout: 'l’application ne s’est pas arrêtée dans le délai d’échec',
+    startTimeout: 'l’application n’a pas démarré dans le délai d’échec',
+    startFailed: 'l’application n’a pas réussi à démarrer sur Clever Cloud',
+    unsafeLastDeployment:
+      'le dernier déploiement de l’application est « {{deploymentState}} » : elle ne peut pas être mise en veille sans risque',
+    neverDeployed: 'l’application n’a jamais été déployée : elle ne peut pas être démarrée',
+    unexpectedState: 'état Clever Cloud inattendu « {{cleverState}} »',
+  },
+  causeOriginal: 'Original (tel qu’enregistré) : {{cause}}',
   causes: {
     stopTimeout: 'ne s’est pas arrêtée à temps',
     startTimeout: 'n’a pas démarré à temps',

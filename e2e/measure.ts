@@ -1,0 +1,186 @@
+/**
+ * What a person sees, measured in the page: the contrast of every button's words in each state (WCAG
+ * 2 contrast from Chromium's computed colours, the states forced through the DevTools protocol so no
+ * click or hover has side effects), the words cut by their box, and ISO timestamps left on screen.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+
+export type ButtonState = 'rest' | 'hover' | 'focus' | 'active' | 'disabled';
+export const BUTTON_STATES: readonly ButtonState[] = ['rest', 'hover', 'focus', 'active', 'disabled'];
+
+/** One button's words too faint in one state. */
+export interface LowContrast {
+  state: ButtonState;
+  text: string;
+  ratio: number;
+  needed: number;
+  color: string;
+  background: string;
+}
+
+const FORCED: Record<ButtonState, string[]> = {
+  rest: [],
+  hover: ['hover'],
+  focus: ['focus', 'focus-visible'],
+  active: ['hover', 'active'],
+  disabled: [],
+};
+
+/**
+ * In the page: the contrast of the words of every shown button (`window.__contrastOf()`), each text
+ * against the background it sits on (the layers of its ancestors composed, opacity included).
+ */
+const MEASURE = `(() => {
+  const parse = (c) => {
+    let m = c.match(/^rgba?\\(([\\d.]+),?\\s*([\\d.]+),?\\s*([\\d.]+)(?:\\s*[,/]\\s*([\\d.]+%?))?\\)$/);
+    if (m) return [+m[1] / 255, +m[2] / 255, +m[3] / 255, alpha(m[4])];
+    m = c.match(/^color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)(?: \\/ ([\\d.]+%?))?\\)$/);
+    if (m) return [+m[1], +m[2], +m[3], alpha(m[4])];
+    if (c === 'transparent') return [0, 0, 0, 0];
+    throw new Error('a colour the contrast check cannot read: ' + c);
+  };
+  const alpha = (a) => (a === undefined ? 1 : a.endsWith('%') ? parseFloat(a) / 100 : +a);
+  const over = (top, bottom) => {
+    const a = top[3] + bottom[3] * (1 - top[3]);
+    if (a === 0) return [0, 0, 0, 0];
+    return [0, 1, 2].map((i) => (top[i] * top[3] + bottom[i] * bottom[3] * (1 - top[3])) / a).concat(a);
+  };
+  const background = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    const canvas = matchMedia('(prefers-color-scheme: dark)').matches ? [0, 0, 0, 1] : [1, 1, 1, 1];
+    return layers.reduceRight((under, layer) => over(layer, under), canvas);
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (let e = el; e; e = e.parentElement) o *= +getComputedStyle(e).opacity;
+    return o;
+  };
+  const lum = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const css = (c) => 'rgb(' + c.slice(0, 3).map((v) => Math.round(v * 255)).join(' ') + ')';
+  const hidden = (el) => el.closest('.visually-hidden, [aria-hidden="true"]') !== null;
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  window.__contrastOf = () => {
+    const out = [];
+    for (const button of document.querySelectorAll('[data-contrast-probe]')) {
+      if (!shown(button)) continue;
+      const texts = [button, ...button.querySelectorAll('*')].filter(
+        (el) => !hidden(el) && shown(el) && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()),
+      );
+      for (const el of texts) {
+        const style = getComputedStyle(el);
+        const bg = background(el);
+        const fg = parse(style.color);
+        const text = over([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
+        const [hi, lo] = [lum(text), lum(bg)].sort((a, b) => b - a);
+        const size = parseFloat(style.fontSize);
+        const large = size >= 24 || (size >= 18.66 && +style.fontWeight >= 700);
+        out.push({
+          text: [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' '),
+          ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100,
+          needed: large ? 3 : 4.5,
+          color: css(text),
+          background: css(bg),
+          disabled: button.disabled,
+        });
+      }
+    }
+    return out;
+  };
+})()`;
+
+/**
+ * One button of each kind (its classes, its parent's and its row's: a table repeats the same button
+ * on every row), marked for the measure; returns how many.
+ */
+const MARK = `(() => {
+  for (const b of document.querySelectorAll('[data-contrast-probe]')) b.removeAttribute('data-contrast-probe');
+  const kinds = new Set();
+  for (const b of document.querySelectorAll('button')) {
+    if (b.getClientRects().length === 0) continue;
+    const kind = [b.className, b.disabled, b.parentElement?.className, b.closest('tr, section, [role=dialog]')?.className].join('|');
+    if (kinds.has(kind)) continue;
+    kinds.add(kind);
+    b.setAttribute('data-contrast-probe', '');
+  }
+  return kinds.size;
+})()`;
+
+/** How far up a forced state goes: a real hover also hovers the row the button is in. */
+const ANCESTORS = 4;
+
+/** The node ids of the marked buttons and of their nearest ancestors. */
+async function probesAndAncestors(cdp: CDPSession): Promise<number[]> {
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: false });
+  const parents = new Map<number, number>();
+  // Element parents only (the document node takes no pseudo-class).
+  const walk = (node: typeof root, parent: number | null) => {
+    if (parent !== null && node.nodeType === 1) parents.set(node.nodeId, parent);
+    for (const child of node.children ?? []) walk(child, node.nodeType === 1 ? node.nodeId : null);
+  };
+  walk(root, null);
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
+    nodeId: root.nodeId,
+    selector: '[data-contrast-probe]',
+  });
+  const ids = new Set<number>();
+  for (const id of nodeIds) {
+    let n: number | undefined = id;
+    for (let up = 0; n !== undefined && up <= ANCESTORS; up++, n = parents.get(n)) ids.add(n);
+  }
+  return [...ids];
+}
+
+type Measured = Omit<LowContrast, 'state'> & { disabled: boolean };
+
+/**
+ * The words of the page's buttons whose contrast is under WCAG AA (4.5:1, 3:1 for large text) in any
+ * state: at rest, hovered, focused (focus-visible), pressed, and disabled (each enabled button
+ * disabled for the measure, then given back its state).
+ */
+export async function lowContrastButtons(page: Page): Promise<LowContrast[]> {
+  await page.evaluate(MEASURE);
+  await page.evaluate(MARK);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const found: LowContrast[] = [];
+  try {
+    const probed = await probesAndAncestors(cdp);
+    for (const state of BUTTON_STATES) {
+      const forced = FORCED[state].length ? probed : [];
+      const force = (classes: string[]) =>
+        Promise.all(
+          forced.map((nodeId) => cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: classes })),
+        );
+      await force(FORCED[state]);
+      const measured =
+        state === 'disabled'
+          ? await page.evaluate<Measured[]>(`(() => {
+              const enabled = [...document.querySelectorAll('[data-contrast-probe]')].filter((b) => !b.disabled);
+              for (const b of enabled) b.disabled = true;
+              try { return window.__contrastOf(); } finally { for (const b of enabled) b.disabled = false; }
+            })()`)
+          : (await page.evaluate<Measured[]>('window.__contrastOf()')).filter((m) => !m.disabled);
+      await force([]);
+      for (const { disabled: _, ...m } of measured) if (m.ratio < m.needed) found.push({ state, ...m });
+    }
+  } finally {
+    await cdp.detach();
+  }
+  // One line per distinct failure (a table repeats the same button on every row).
+  const seen = new Set<string>();
+  return found.filter((f) => {
+    const key = `${f.state}|${f.text}|${f.color}|${f.background}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

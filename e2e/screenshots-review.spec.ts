@@ -1,0 +1,80 @@
+/**
+ * The screens a newcomer's review looked at, in English and in French at 1280x800 and 1440x900, into
+ * e2e/screenshots/review/ (git-ignored, as the other screenshots): the apps with the details panel
+ * open, a destructive confirmation with the pointer on it (where it is when the confirmation opens),
+ * the savings, and a bulk result with refusals. Screens are found by their structure, not their words.
+ */
+import type { Page } from '@playwright/test';
+import { expect, SHELL, test } from './fixtures.ts';
+import { goTo, openDashboard, settle } from './views.ts';
+
+const LANGUAGES = [
+  { language: 'en', locale: 'en-GB' },
+  { language: 'fr', locale: 'fr-FR' },
+] as const;
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+] as const;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await settle(page);
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  expect(overflow, `${name}: the page scrolls sideways`).toBeLessThanOrEqual(0);
+  const folder = SHELL === 'electron' ? 'e2e/screenshots/desktop/review' : 'e2e/screenshots/review';
+  await page.screenshot({ path: `${folder}/${name}.png`, animations: 'disabled' });
+}
+
+for (const { language, locale } of LANGUAGES) {
+  test.describe(`the review's screens, ${language}`, () => {
+    test.use({ locale });
+    test.skip(SHELL === 'electron' && language !== 'en', "the desktop app follows the system's language");
+
+    for (const size of SIZES) {
+      const tag = `${language}-${size.width}`;
+
+      test(`the panel, a confirmation under the pointer, a bulk result with refusals (${tag})`, async ({
+        page,
+        reaper,
+      }) => {
+        await page.setViewportSize(size);
+        await openDashboard(page, reaper, language);
+        await goTo(page, `#/apps/${await reaper.appId('partner-portal')}`);
+        const details = page.getByRole('dialog');
+        await expect(details.locator('.error-explained')).toBeVisible();
+        await shoot(page, `apps-panel-${tag}`);
+
+        // Disable the reaper, then its confirmation: the pointer stays where the first button was.
+        await details.locator('.confirm').or(details.locator('button.danger-outline')).first().click();
+        const confirm = details.locator('.confirm button.danger');
+        await expect(confirm).toBeVisible();
+        await confirm.hover();
+        await shoot(page, `confirm-under-pointer-${tag}`);
+        await page.keyboard.press('Escape');
+
+        // Every app picked, then Wake: the apps that cannot be woken are refused, with their reason.
+        await goTo(page, '#/apps');
+        await page.locator('table.apps thead input[type="checkbox"]').check();
+        await page.locator('.bulk-bar .row-of-buttons > button').nth(1).click();
+        await expect(page.locator('.bulk-outcomes li.refused').first()).toBeVisible();
+        await shoot(page, `bulk-refusals-${tag}`);
+      });
+    }
+
+    test.describe('on the demo (30 days of simulated history)', () => {
+      test.use({ scenario: 'demo' });
+      for (const size of SIZES) {
+        const tag = `${language}-${size.width}`;
+        test(`the savings (${tag})`, async ({ page, reaper }) => {
+          await page.setViewportSize(size);
+          await openDashboard(page, reaper, language);
+          await goTo(page, '#/savings');
+          await expect(
+            page.locator('main.view-savings figure, main.view-savings [role="img"]').first(),
+          ).toBeVisible();
+          await shoot(page, `savings-${tag}`);
+        });
+      }
+    });
+  });
+}
