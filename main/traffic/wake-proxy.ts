@@ -351,8 +351,11 @@ export class WakeProxy {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
-    const next = new Promise<null>((resolve) => setImmediate(resolve, null));
-    if ((await Promise.race([asking, next])) === false)
+    // The journal writes at the end of the event loop's turn: a refused write is known within two.
+    const turns = new Promise<null>((resolve) => setImmediate(() => setImmediate(resolve, null)));
+    const recorded = await Promise.race([asking, turns]);
+    // Not recorded, or the datastore refuses writes now (this request's write queued behind another's).
+    if (recorded === false || (recorded === null && this.options.engine.storage !== null))
       return this.forward(record.appId, record.ownerId, req, res);
     await this.wakingPage(record, req, res);
   }
