@@ -59,7 +59,7 @@ async function visitorWaits(samples: number, socket: boolean) {
       h.manage(`asleep-${i}`, { state: 'SHOULD_BE_DOWN' }, { hosts: [`asleep-${i}.test`] }),
     );
     const { port } = await proxy.listen(0);
-    h.engine.start();
+    await h.engine.start();
     follower?.start();
     await h.eventually(() => apps.every((a) => h.state(a.id) === 'Down'), 'all asleep', 30_000);
     const waits: number[] = [];

@@ -45,7 +45,7 @@ async function asleep(
 ) {
   h = await liveHarness(options);
   const created = h.manage(name, { state: 'SHOULD_BE_DOWN', ...app }, { gracePeriodMs: HOUR });
-  h.engine.start();
+  await h.engine.start();
   await h.eventually(() => h.state(created.id) === 'Down', 'Down');
   return created;
 }
@@ -91,7 +91,7 @@ describe('an app left WANTS_TO_BE_UP by a cancelled or failed start', () => {
   it('an app adopted while WANTS_TO_BE_UP after a failed start is asleep, not starting', async () => {
     h = await liveHarness();
     const app = h.manage('failed-before', { state: 'WANTS_TO_BE_UP', lastDeployment: 'FAIL' });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
     expect(await transitions(app.id)).toEqual(['null>WaitingForInit/operator', 'WaitingForInit>Down/reaper']);
   });
@@ -125,7 +125,7 @@ describe('autoscaling entries in the activity (item 4)', () => {
       h = await liveHarness();
       const app = h.manage('scaled', {}, { gracePeriodMs: 2 * MINUTE });
       h.cloud.addActivity(app.id, action, 'FAIL');
-      h.engine.start();
+      await h.engine.start();
       await h.eventually(() => h.state(app.id) === 'Down', 'Down');
       expect((await h.store.historyOf(app.id)).some((e) => e.to === 'Error')).toBe(false);
     },
@@ -135,7 +135,7 @@ describe('autoscaling entries in the activity (item 4)', () => {
     h = await liveHarness();
     const app = h.manage('old-entry', {}, { gracePeriodMs: 2 * MINUTE });
     h.cloud.addActivity(app.id, null, 'FAIL');
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Error', 'Error');
     expect(h.engine.get(app.id)!.cause).toBe(
       "the last deployment of the app is 'FAIL', it cannot be put to sleep safely",
@@ -161,7 +161,7 @@ describe('task apps (item 5)', () => {
       { gracePeriodMs: MINUTE },
     );
     const running = h.manage('running-task', { lifetime: 'TASK' }, { gracePeriodMs: MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(
       () => [task.id, running.id].every((id) => h.engine.get(id)?.notice?.includes('task') === true),
       'the notes',

@@ -37,7 +37,7 @@ describe('the grace period, on a fake clock', () => {
   it('an app with a one-hour grace period whose last request was at T is asleep between T+60:00 and T+60:30', async () => {
     const h = harness();
     const app = h.manage('review-7');
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(7 * MINUTE + 13 * SECOND); // any moment, not aligned with the paces
     const T = h.clock.now();
     await h.engine.request(app.id, 'access-log', T);
@@ -61,7 +61,7 @@ describe('the grace period, on a fake clock', () => {
   it('traffic before the end of the grace period moves the sleep to one grace period after it', async () => {
     const h = harness();
     const app = h.manage('review-8', {}, { gracePeriodMs: 10 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     const stopAsked = firstTimeIn(h, app.id, 'WaitingForShutdown');
     await h.clock.advance(9 * MINUTE);
@@ -77,7 +77,7 @@ describe('waking', () => {
   it('a wake does not wait for the job: the start is sent at once, then followed until Up', async () => {
     const h = harness();
     const app = h.manage('api-sandbox', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     expect(h.state(app.id)).toBe('Down');
     const before = h.port.calls.get('startApplication') ?? 0;
@@ -94,7 +94,7 @@ describe('waking', () => {
   it('fifty requests at once start the app once', async () => {
     const h = harness();
     const app = h.manage('api-sandbox', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     await Promise.all(Array.from({ length: 50 }, () => h.engine.request(app.id, 'wake-proxy')));
     await h.clock.advance(2 * MINUTE);
@@ -106,7 +106,7 @@ describe('waking', () => {
   it('a request during a stop is not lost: the app is started again once it is down', async () => {
     const h = harness();
     const app = h.manage('review-9', {}, { gracePeriodMs: 5 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.until(() => h.state(app.id) === 'WaitingForShutdown', HOUR);
     await h.engine.request(app.id, 'wake-proxy');
     expect(h.state(app.id)).toBe('WaitingForShutdown');
@@ -119,7 +119,7 @@ describe('waking', () => {
   it('a start answered with error 4014 puts the app in Error at once', async () => {
     const h = harness();
     const app = h.manage('legacy', { neverDeployed: true });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     await h.engine.wake(app.id, 'dashboard');
     expect(h.engine.get(app.id)).toMatchObject({
@@ -133,7 +133,7 @@ describe('waking', () => {
     const h = harness();
     const app = h.manage('ghost', { state: 'SHOULD_BE_DOWN' });
     h.cloud.injectOutcomes(app.id, ...Array(30).fill('vanish'));
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     await h.engine.wake(app.id, 'dashboard');
     const firstStart = h.engine.get(app.id)!.firstStartAskedAt!;
@@ -152,7 +152,7 @@ describe('waking', () => {
       { state: 'SHOULD_BE_DOWN' },
       { ranges: [{ days: 'Mon-Fri', start: '10:07', end: '12:00', timeZone: 'UTC' }] },
     );
-    h.engine.start();
+    await h.engine.start();
     const started = firstTimeIn(h, app.id, 'WaitingForUp');
     await h.clock.advanceTo(Date.UTC(2026, 0, 5, 11, 0));
     expect(started()).toBe(Date.UTC(2026, 0, 5, 10, 7));
@@ -168,7 +168,7 @@ describe('the job', () => {
     for (let i = 0; i < 10; i++) h.manage(`a${i}`);
     for (let i = 0; i < 10; i++) h.manage(`b${i}`, {}, { ownerId: other.id });
     for (let i = 0; i < 10; i++) h.manage(`c${i}`, {}, { ownerId: h.cloud.user.id });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(10 * SECOND); // initialisation: one list per owner, deployments per app once
     const before = new Map(h.port.calls);
     await h.clock.advance(30 * SECOND); // one full sweep of 30 idle Up apps, none due
@@ -209,7 +209,7 @@ describe('the job', () => {
       },
     });
     const slowHarness = harness({ clock: h.clock, cloud: h.cloud, config: h.config, port: slow });
-    slowHarness.engine.start();
+    await slowHarness.engine.start();
     await h.clock.advance(10 * MINUTE);
     // Each call takes 70 s: sweeps (every 30 s) run one after the other, never two at once.
     expect(h.port.calls.get('listApplications')).toBeLessThanOrEqual(
@@ -223,7 +223,7 @@ describe('the job', () => {
   it('the kill switch stops all sleeps; turning it off lets them happen', async () => {
     const h = harness({ settings: { killSwitch: true } });
     const app = h.manage('paused', {}, { gracePeriodMs: 2 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(30 * MINUTE);
     expect(h.state(app.id)).toBe('Up');
     h.config.updateSettings({ killSwitch: false });
@@ -235,7 +235,7 @@ describe('the job', () => {
   it('dry-run records the sleep it would have done, once, and stops nothing', async () => {
     const h = harness({ settings: { dryRun: true } });
     const app = h.manage('observed', {}, { gracePeriodMs: 2 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(30 * MINUTE);
     expect(h.state(app.id)).toBe('Up');
     expect(h.port.calls.get('stopApplication') ?? 0).toBe(0);
@@ -251,7 +251,7 @@ describe('reset and release', () => {
     const h = harness();
     const app = h.manage('billing', { state: 'SHOULD_BE_DOWN' });
     h.cloud.injectOutcomes(app.id, 'fail');
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     await h.engine.wake(app.id, 'dashboard');
     await h.until(() => h.state(app.id) === 'Error', 5 * MINUTE);
@@ -273,7 +273,7 @@ describe('reset and release', () => {
   it('a route disabled elsewhere releases its sleeping app after five minutes: started, forgotten, history kept', async () => {
     const h = harness();
     const app = h.manage('old-review', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     const route = h.config.routes()[0]!;
     h.config.updateRoute(route.id, { enabled: false });
@@ -290,7 +290,7 @@ describe('reset and release', () => {
   it('Disable the reaper releases at once', async () => {
     const h = harness();
     const app = h.manage('to-disable', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     h.config.disableRoutesOf(app.id);
     await h.engine.releaseNow(app.id);
@@ -318,7 +318,7 @@ describe('a restart of the engine (same data directory) resumes every app where 
     );
     if (scenario === 'vanishing start') h.cloud.injectOutcomes(app.id, ...Array(30).fill('vanish'));
     if (scenario === 'stop never completes') h.cloud.setStopNeverCompletes(app.id);
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(2 * SECOND);
     if (scenario !== 'stop never completes') await h.engine.wake(app.id, 'dashboard');
     else await h.until(() => h.state(app.id) === 'WaitingForShutdown', 5 * MINUTE);

@@ -84,7 +84,7 @@ describe('faults at every point of a sleep and of a wake', () => {
         }
       });
     }
-    h.engine.start();
+    await h.engine.start();
     const settled = () =>
       [...apps.values()].every(
         ({ id, path }) => h.state(id) === (path === 'sleep' ? 'Down' : 'Up') || h.state(id) === 'Error',
@@ -117,7 +117,7 @@ describe('a 20-minute outage of Clever Cloud (longer than the fail timeout)', ()
       const waking = h.manage('waking', { state: 'SHOULD_BE_DOWN' });
       const stuck = h.manage('stuck start', { state: 'SHOULD_BE_DOWN' });
       h.cloud.injectOutcomes(stuck.id, ...Array(40).fill('vanish'));
-      h.engine.start();
+      await h.engine.start();
       await h.eventually(() => h.state(sleeping.id) === 'WaitingForShutdown', 'a stop asked');
       await h.engine.wake(waking.id, 'dashboard');
       await h.engine.wake(stuck.id, 'dashboard');

@@ -82,7 +82,7 @@ describe('rules over time', () => {
     const h = harness();
     h.cloud.addApp(h.org.id, 'prod-shop');
     h.config.createRule({ pattern: 'review-*', ownerId: h.org.id, gracePeriodMs: 10 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     expect(h.engine.list()).toEqual([]);
 
@@ -110,7 +110,7 @@ describe('rules over time', () => {
 
   it('a rule saved while the engine runs is applied at once, not at the next sweep tick', async () => {
     const h = harness();
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     const app = h.cloud.addApp(h.org.id, 'review-9');
     h.config.createRule({ pattern: 'review-*' });
@@ -122,7 +122,7 @@ describe('rules over time', () => {
   it('a shorter sweep interval is followed from the waiting sweep on', async () => {
     const h = harness();
     h.config.createRule({ pattern: 'review-*' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     h.config.updateSettings({ intervalMs: 2 * SECOND, fastIntervalMs: SECOND });
     const app = h.cloud.addApp(h.org.id, 'review-10');
@@ -135,7 +135,7 @@ describe('rules over time', () => {
     const h = harness();
     const app = h.cloud.addApp(h.org.id, 'review-1');
     h.config.createRule({ pattern: 'review-*', gracePeriodMs: 10 * MINUTE, dryRun: true });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     await h.clock.advance(15 * MINUTE);
     expect(h.engine.get(app.id)?.state).toBe('Up');
@@ -150,7 +150,7 @@ describe('groups over time', () => {
     const names = ['shop-front-pr-7', 'shop-api-pr-7', 'shop-worker-pr-7'];
     const apps = names.map((n) => h.cloud.addApp(h.org.id, n));
     h.config.createRule({ pattern: 'shop-*-pr-*', gracePeriodMs: 10 * MINUTE, group: 'pr-{2}' });
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(SECOND);
     return { h, apps };
   }

@@ -21,7 +21,7 @@ describe('going to sleep, through the wire', () => {
   it('an idle app whose last deployment is OK is stopped, then seen Down', async () => {
     await started();
     const app = h.manage('idle', {}, { gracePeriodMs: 2 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
     const kinds = (await h.store.historyOf(app.id)).map((e) => `${e.kind}:${e.to ?? ''}`);
     expect(kinds.reverse()).toEqual([
@@ -36,14 +36,14 @@ describe('going to sleep, through the wire', () => {
   it('an app with no deployment at all is stopped too', async () => {
     await started();
     const app = h.manage('bare', { neverDeployed: true, state: 'SHOULD_BE_UP' }, { gracePeriodMs: MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
   });
 
   it('someone deploying (WIP): the reaper waits, then stops the app once the deployment is done', async () => {
     await started();
     const app = h.manage('busy', { deployDurationMs: 4 * MINUTE }, { gracePeriodMs: MINUTE });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     h.cloud.gitPush(app.id);
     await h.eventually(() => h.state(app.id) === 'WaitingForUp', 'the redeploy seen');
@@ -55,7 +55,7 @@ describe('going to sleep, through the wire', () => {
     async (last) => {
       await started();
       const app = h.manage('risky', { lastDeployment: last }, { gracePeriodMs: MINUTE });
-      h.engine.start();
+      await h.engine.start();
       await h.eventually(() => h.state(app.id) === 'Error', 'Error');
       expect(h.engine.get(app.id)!.cause).toBe(
         `the last deployment of the app is '${last}', it cannot be put to sleep safely`,
@@ -68,7 +68,7 @@ describe('going to sleep, through the wire', () => {
     await started();
     const app = h.manage('stuck', {}, { gracePeriodMs: MINUTE });
     h.cloud.setStopNeverCompletes(app.id);
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'WaitingForShutdown', 'WaitingForShutdown');
     const asked = h.engine.get(app.id)!.stopAskedAt!;
     await h.eventually(() => h.state(app.id) === 'Error', 'Error', 20_000);
@@ -81,7 +81,7 @@ describe('waking up, through the wire', () => {
   async function asleep(name: string, deployDurationMs = 45 * SECOND) {
     await started();
     const app = h.manage(name, { state: 'SHOULD_BE_DOWN', deployDurationMs });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
     return app;
   }
@@ -131,7 +131,7 @@ describe('waking up, through the wire', () => {
   it('a never-deployed app: the start fails with 4014 and the app goes to Error at once', async () => {
     await started();
     const app = h.manage('legacy', { neverDeployed: true });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
     await h.engine.wake(app.id, 'dashboard');
     expect(h.engine.get(app.id)).toMatchObject({
@@ -166,7 +166,7 @@ describe('changes made outside the reaper, and states it does not expect', () =>
   it('stopped from the console: Down; started from the console: WaitingForUp, then Up', async () => {
     await started();
     const app = h.manage('console', {}, { gracePeriodMs: HOUR });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     h.cloud.consoleStop(app.id);
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
@@ -183,7 +183,7 @@ describe('changes made outside the reaper, and states it does not expect', () =>
     await started();
     // A deployment long enough for a sweep to see it under way, however busy the machine.
     const app = h.manage('pushed', { deployDurationMs: 10 * MINUTE }, { gracePeriodMs: HOUR });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const firstUp = h.engine.get(app.id)!.cameUpAt!;
     h.cloud.gitPush(app.id);
@@ -195,7 +195,7 @@ describe('changes made outside the reaper, and states it does not expect', () =>
   it('a MODERATED app goes to Error with the unexpected state as its cause, and is left alone', async () => {
     await started();
     const app = h.manage('moderated', { state: 'MODERATED' });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Error', 'Error');
     expect(h.engine.get(app.id)!.cause).toBe("unexpected clever cloud state 'MODERATED'");
     await h.engine.wake(app.id, 'dashboard');
@@ -205,7 +205,7 @@ describe('changes made outside the reaper, and states it does not expect', () =>
   it('Reset brings an app in Error back to Initializing, then to its real state', async () => {
     await started();
     const app = h.manage('moderated', { state: 'MODERATED' });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Error', 'Error');
     h.cloud.setState(app.id, 'SHOULD_BE_DOWN');
     await h.engine.reset(app.id);
@@ -230,7 +230,7 @@ describe('API economy', () => {
       while (ownerIds.length < owners) ownerIds.push(h.cloud.addOrganisation(`Org ${ownerIds.length}`).id);
       for (let i = 0; i < n; i++)
         h.manage(`app-${i}`, {}, { ownerId: ownerIds[i % owners]!, gracePeriodMs: 24 * HOUR });
-      h.engine.start();
+      await h.engine.start();
       await h.eventually(() => h.engine.list().every((r) => r.state === 'Up'), 'all apps Up', 60_000);
       const sweeps: number[] = [];
       h.engine.on((e) => e.type === 'tick' && e.pace === 'sweep' && sweeps.push(h.calls.length));

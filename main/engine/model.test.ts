@@ -170,7 +170,7 @@ async function check(actions: Action[]): Promise<void> {
     h.manage('idle', { state: 'SHOULD_BE_DOWN' }, { gracePeriodMs: 5 * MINUTE }).id,
   ];
   const settings = h.config.settings();
-  h.engine.start();
+  await h.engine.start();
 
   const afterStep = () => {
     const now = clock.now();

@@ -28,7 +28,7 @@ async function consoleStartRun(
           state: 'SHOULD_BE_DOWN',
           lastDeployment: past === 'last deployment failed' ? 'FAIL' : 'OK',
         });
-  h.engine.start();
+  await h.engine.start();
   try {
     await h.clock.advance(SECOND);
     expect(h.state(app.id)).toBe('Down');

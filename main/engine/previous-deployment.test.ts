@@ -103,7 +103,7 @@ async function run(
     },
   });
   const app = h.manage('site', { state: 'SHOULD_BE_DOWN' });
-  h.engine.start();
+  await h.engine.start();
   try {
     await h.until(() => h.state(app.id) === 'Down', MINUTE);
     // The start lands within the listing delay before a run of the job (runs tick at :00 and :30):

@@ -21,7 +21,7 @@ async function asleepApps() {
   h = await liveHarness({ factor: 200 });
   const xs = h.manage('xs-app', {}, { gracePeriodMs: MINUTE });
   const s = h.manage('s-app', { flavor: FLAVORS.S, instances: 2 }, { gracePeriodMs: MINUTE });
-  h.engine.start();
+  await h.engine.start();
   await h.eventually(() => h.state(xs.id) === 'Down' && h.state(s.id) === 'Down', 'both asleep');
   await new Promise((r) => setTimeout(r, 300)); // a minute of engine time asleep
   await new AppFactsRecorder(h.store).record(await h.client.listApplications(xs.ownerId), h.clock.now());

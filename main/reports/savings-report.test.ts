@@ -44,7 +44,7 @@ describe('the savings of a running reaper', () => {
   it('counts the hours an idle app slept, priced from the flavor its Clever Cloud app reports', async () => {
     const h = setup();
     const app = h.manage('idle-review', { instances: 2 }, { gracePeriodMs: HOUR });
-    h.engine.start();
+    await h.engine.start();
     const asleepAt = await h.until(() => h.state(app.id) === 'Down', 2 * HOUR);
     expect(asleepAt).not.toBeNull();
     await h.clock.advance(3 * HOUR);
@@ -67,7 +67,7 @@ describe('the savings of a running reaper', () => {
   it('in dry-run, projects a sleep from the "would stop" note to the request that would have woken the app', async () => {
     const h = setup({ dryRun: true });
     const app = h.manage('idle-review', {}, { gracePeriodMs: HOUR });
-    h.engine.start();
+    await h.engine.start();
     const notedAt = await h.until(
       () => queryHistory(h.store.db, historyQuerySchema.parse({ kind: 'would-sleep' })).entries.length > 0,
       2 * HOUR,

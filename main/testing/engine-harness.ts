@@ -110,7 +110,7 @@ export async function errorThenSleepAndWake(h: ReturnType<typeof harness>) {
   const idle = h.manage('idle-review', {}, { gracePeriodMs: HOUR });
   const broken = h.manage('billing-preview', { state: 'SHOULD_BE_DOWN' });
   h.cloud.injectOutcomes(broken.id, 'fail');
-  h.engine.start();
+  await h.engine.start();
   await h.clock.advance(5 * SECOND);
   await h.engine.wake(broken.id, 'dashboard');
   await h.until(() => h.state(broken.id) === 'Error', 10 * 60 * SECOND);

@@ -83,7 +83,7 @@ async function routed(
 ) {
   h = await liveHarness({ sim });
   const created = h.manage(name, { state: 'SHOULD_BE_DOWN', ...app }, route);
-  h.engine.start();
+  await h.engine.start();
   const wanted = app.state === 'SHOULD_BE_UP' ? 'Up' : 'Down';
   await h.eventually(() => h.state(created.id) === wanted, wanted);
   return created;

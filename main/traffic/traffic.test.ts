@@ -39,7 +39,7 @@ describe('traffic from the access logs', () => {
   it('requests keep an app awake, and it sleeps one grace period after they stop', async () => {
     h = await liveHarness();
     const app = h.manage('busy', {}, { gracePeriodMs: 2 * MINUTE });
-    h.engine.start();
+    await h.engine.start();
     followAccessLogs();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const until = h.clock.now() + 6 * MINUTE;
@@ -59,7 +59,7 @@ describe('traffic from the access logs', () => {
       {},
       { gracePeriodMs: 2 * MINUTE, filters: { pathPrefixes: ['/health'], sources: ['198.51.100.0/24'] } },
     );
-    h.engine.start();
+    await h.engine.start();
     const stats = followAccessLogs();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const pings = setInterval(() => {
@@ -81,7 +81,7 @@ describe('traffic from the access logs', () => {
     h = await liveHarness({ factor: 10 });
     h.sim.behaviour.accessLogIds = false;
     const app = h.manage('anonymous', {}, { gracePeriodMs: HOUR });
-    h.engine.start();
+    await h.engine.start();
     const stats = followAccessLogs();
     await h.eventually(() => follower!.status(app.id)?.connected === true, 'the stream open');
     for (let i = 0; i < 3; i++) h.cloud.recordRequest(app.id, { path: `/a${i}` });
@@ -105,7 +105,7 @@ describe('traffic from the access logs', () => {
       h = await liveHarness({ factor: 10 });
       h.sim.behaviour.honourLastEventId = honour;
       const app = h.manage('steady', {}, { gracePeriodMs: HOUR });
-      h.engine.start();
+      await h.engine.start();
       const stats = followAccessLogs();
       await h.eventually(() => follower!.status(app.id)?.connected === true, 'the stream open');
       for (let i = 0; i < 5; i++) h.cloud.recordRequest(app.id, { path: `/a${i}` });
@@ -128,7 +128,7 @@ describe('traffic from the access logs', () => {
   it('a connection without an HTTP request (no `http` section) neither counts as traffic nor wakes the app', async () => {
     h = await liveHarness();
     const app = h.manage('tcp', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     const stats = followAccessLogs();
     await h.eventually(
       () => h.state(app.id) === 'Down' && follower!.status(app.id)?.connected === true,
@@ -148,7 +148,7 @@ describe('traffic from the access logs', () => {
   it('a request logged for an Asleep app wakes it', async () => {
     h = await liveHarness();
     const app = h.manage('asleep', { state: 'SHOULD_BE_DOWN' });
-    h.engine.start();
+    await h.engine.start();
     followAccessLogs();
     await h.eventually(
       () => h.state(app.id) === 'Down' && follower!.status(app.id)?.connected === true,
@@ -196,7 +196,7 @@ describe('the wake proxy', () => {
   async function asleepApp(hosts: string[], extra: Parameters<LiveHarness['manage']>[2] = {}) {
     h = await liveHarness();
     const app = h.manage('sandbox', { state: 'SHOULD_BE_DOWN' }, { hosts, ...extra });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Down', 'Down');
     return app;
   }
@@ -290,7 +290,7 @@ describe('the wake proxy', () => {
   it('a request during a stop is not lost: held, the app started again, then answered', async () => {
     h = await liveHarness({ sim: { stopDurationMs: 30 * SECOND } });
     const app = h.manage('stopping', {}, { hosts: ['stop.test'], gracePeriodMs: MINUTE });
-    h.engine.start();
+    await h.engine.start();
     const { port } = await withProxy();
     await h.eventually(() => h.state(app.id) === 'WaitingForShutdown', 'going to sleep');
     const answer = await get(port, 'stop.test', '/late');
@@ -324,7 +324,7 @@ describe('the wake proxy', () => {
   it('an app in Error is passed through as if the reaper was not there', async () => {
     h = await liveHarness();
     const app = h.manage('moderated', { state: 'MODERATED' }, { hosts: ['mod.test'] });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h.state(app.id) === 'Error', 'Error');
     const { port } = await withProxy();
     const answer = await get(port, 'mod.test', '/');

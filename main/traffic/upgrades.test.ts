@@ -44,7 +44,7 @@ async function withProxy(holdDeadlineMs = 2 * MINUTE) {
 async function app(name: string, state: 'SHOULD_BE_UP' | 'SHOULD_BE_DOWN', route: Partial<RouteCreate> = {}) {
   h ??= await liveHarness();
   const created = h.manage(name, { state }, { hosts: [`${name}.test`], ...route });
-  h.engine.start();
+  await h.engine.start();
   const settled = state === 'SHOULD_BE_UP' ? 'Up' : 'Down';
   await h.eventually(() => h!.state(created.id) === settled, settled);
   return created;

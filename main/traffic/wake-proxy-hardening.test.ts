@@ -104,7 +104,7 @@ describe('request smuggling through the wake proxy', () => {
   it('a body on a GET, HEAD, DELETE or OPTIONS is sent framed: the upstream never reads a second request', async () => {
     h = await liveHarness();
     const app = h.manage('shop', {}, { hosts: ['shop.test'] });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h!.state(app.id) === 'Up', 'Up');
     const logged = await loggingUpstream();
     const port = await proxyOn(() => ({ origin: logged.url, host: 'shop.upstream.test' }));
@@ -196,7 +196,7 @@ describe('a datastore that refuses writes', () => {
       h = await liveHarness();
       const up = h.manage('shop', {}, { hosts: ['shop.test'], gracePeriodMs: 60 * MINUTE });
       const down = h.manage('preview', { state: 'SHOULD_BE_DOWN' }, { hosts: ['preview.test'] });
-      h.engine.start();
+      await h.engine.start();
       await h.eventually(() => h!.state(up.id) === 'Up' && h!.state(down.id) === 'Down', 'Up and Down');
       const log: string[] = [];
       const port = await proxyOn(cleverUpstream(h.client, { origin: h.sim.url }), { log });
@@ -295,7 +295,7 @@ describe('live-status streams', () => {
   async function asleep(limits: Partial<ProxyLimits>, statusEveryMs?: number) {
     h = await liveHarness();
     const app = h.manage('preview', { state: 'SHOULD_BE_DOWN' }, { hosts: ['preview.test'] });
-    h.engine.start();
+    await h.engine.start();
     await h.eventually(() => h!.state(app.id) === 'Down', 'Down');
     return proxyOn(cleverUpstream(h.client, { origin: h.sim.url }), {
       limits,

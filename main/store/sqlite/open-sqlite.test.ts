@@ -97,7 +97,7 @@ describe('a full disk while running', () => {
     const app = h.manage('idle', {}, { gracePeriodMs: 2 * MINUTE });
     const problems: (string | null)[] = [];
     h.engine.on((e) => e.type === 'storage' && problems.push(e.problem));
-    h.engine.start();
+    await h.engine.start();
     await h.clock.advance(10 * SECOND);
     expect(h.state(app.id)).toBe('Up');
     const pages = (store.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
