@@ -25,20 +25,8 @@ import {
 } from './decision.ts';
 import type { CleverApp } from './ports.ts';
 
-export { sleepBlocker, sleepDueAt } from './decide-sleep.ts';
-export {
-  actorOfSource,
-  type Call,
-  DEPLOYMENT_DATE_TOLERANCE_MS,
-  type Decision,
-  type DecisionContext,
-  idleSince,
-  isDeployment,
-  lastDeployment,
-  type Note,
-  type Observation,
-  type Transition,
-} from './decision.ts';
+export { sleepDueAt } from './decide-sleep.ts';
+export type { Call, Decision, DecisionContext, Observation } from './decision.ts';
 
 export function decide(record: AppRecord, obs: Observation, ctx: DecisionContext): Decision {
   const { now, settings, routing } = ctx;

@@ -31,7 +31,6 @@ import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 
 export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
-export { mapLimit } from './scheduler.ts';
 
 export class Engine {
   private readonly deps: EngineDeps;

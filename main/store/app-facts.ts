@@ -7,8 +7,6 @@
 import type { CleverApp } from '../engine/ports.ts';
 import type { AppFacts, ReaperStore } from './contract.ts';
 
-export type { AppFacts };
-
 type Known = Omit<AppFacts, 'appId' | 'seenAt'>;
 
 /**
