@@ -84,7 +84,7 @@ export const apps: Messages<typeof en> = {
     hidden_one: ' ({{count}} masquée par les filtres, laissée de côté)',
     hidden_other: ' ({{count}} masquées par les filtres, laissées de côté)',
     reset: 'Réinitialiser {{count}}',
-    resetInError_one: 'Réinitialiser celle en erreur',
+    resetInError_one: 'Réinitialiser la {{count}} en erreur',
     resetInError_other: 'Réinitialiser les {{count}} en erreur',
     resetLeavesOut_one:
       '{{count}} application sélectionnée n’est pas en erreur : Réinitialiser la laisse telle quelle',
