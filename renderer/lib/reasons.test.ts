@@ -91,7 +91,7 @@ describe('reasons in the dashboard language', () => {
     ).toBe(
       `simulation : elle ne serait pas arrêtée : ${unsafe} ; aucun trafic depuis 2 h (délai de grâce 1 h), dernier déploiement FAIL`,
     );
-    expect(reasonText(CAUSES.unexpectedState('MODERATED'))).toBe(CAUSES.unexpectedState('MODERATED'));
+    expect(reasonText(CAUSES.unexpectedState('MODERATED'))).toBe('état Clever Cloud inattendu « MODERATED »');
   });
 
   it('a reason of no known form is shown as written, in both languages', async () => {
