@@ -88,7 +88,7 @@ describe('the event socket against the simulator', () => {
   });
 
   it('waits for the first ping however long it takes: no watchdog before it (as clever-client.js)', async () => {
-    sim.behaviour.socketPingDelayMs = 20_000; // the first ping comes 20 s after the socket opens
+    sim.behaviour.socketPingDelayMs = 60_000; // the first ping comes a minute after the socket opens
     const org = cloud.addOrganisation('Acme');
     const app = cloud.addApp(org.id, 'quiet', { state: 'SHOULD_BE_DOWN' });
     const controller = new AbortController();
@@ -99,11 +99,13 @@ describe('the event socket against the simulator', () => {
         controller.abort();
       }
     })();
-    await new Promise((r) => setTimeout(r, 16_000));
+    await until('the event socket to follow the platform', 30_000, () => sim.eventSockets() > 0);
+    // Silent for longer than a watchdog armed on the assumed delay would allow (1.25 x 15 s).
+    await new Promise((r) => setTimeout(r, 19_000));
     cloud.start(org.id, app.id);
     await reading;
     expect(seen).toEqual(['DEPLOYMENT_ACTION_BEGIN']);
-  }, 30_000);
+  }, 90_000);
 
   it('after a ping, a silence longer than 1.25 times its announced delay ends the stream', async () => {
     const DELAY = 1000;

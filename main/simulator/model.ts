@@ -195,8 +195,22 @@ export class SimulatedCloud {
     app.pending.push({ at, apply, uuid });
     app.pending.sort((a, b) => a.at - b.at);
     // With someone on the event socket, changes happen on time rather than when next read.
-    if (this.eventListeners.size)
-      this.clock.setTimeout(() => this.settle(app), Math.max(0, at - this.clock.now()));
+    if (this.eventListeners.size) this.settleAt(app, at);
+  }
+
+  /**
+   * Settles `app` once `at` has come. A timer can fire a little before the wall clock reads its time
+   * (the event loop's cached time starts it), so one that fires early waits again rather than
+   * leaving the change to the next read.
+   */
+  private settleAt(app: SimApp, at: number): void {
+    this.clock.setTimeout(
+      () => {
+        if (this.clock.now() < at) this.settleAt(app, at);
+        else this.settle(app);
+      },
+      Math.max(0, at - this.clock.now()),
+    );
   }
 
   /** The event socket's feed: deployments beginning and ending, for every app. */
