@@ -3,13 +3,18 @@
  * no-op. Testing Library unmounts after each test; the URL (where the dashboard keeps its place) and
  * the stored preferences start empty for each.
  */
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 // The dashboard's i18n instance, as main.tsx loads it, with both catalogues (the page loads one at a
 // time; tests switch with i18n.changeLanguage): components rendered alone speak too (English).
 import { loadLanguage, loadStartingLanguage } from '../i18n.ts';
 
 await Promise.all([loadLanguage('en'), loadLanguage('fr')]);
+
+// findBy* and waitFor wait on the page changing, for up to 1 s by default: a lazy view's chunk
+// imported on a loaded 2-core machine takes longer than that. They still end as soon as the element
+// is there; the test's own timeout bounds the wait.
+configure({ asyncUtilTimeout: 15_000 });
 await loadStartingLanguage();
 
 afterEach(() => {
