@@ -55,7 +55,7 @@ interface TraceEvent {
 interface ProfileNode {
   id: number;
   parent?: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url?: string; lineNumber?: number };
 }
 
 /** The summary of one trace, `rowsMs` after the page's navigation start. */
@@ -105,12 +105,13 @@ function summarise(events: TraceEvent[], rowsMs: number, top: number) {
     const node = nodes.get(samples[i]!);
     if (!node) continue;
     const f = node.callFrame;
+    // Native frames ((program), (garbage collector)) have no URL.
     const file =
-      f.url
+      (f.url ?? '')
         .split('/')
         .at(-1)
         ?.replace(/-[\w-]{8}\.js$/, '.js') ?? '';
-    const name = `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
+    const name = `${f.functionName || '(anonymous)'}${file ? ` ${file}:${(f.lineNumber ?? 0) + 1}` : ''}`;
     self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
   }
   const ranked = (m: Map<string, number>, n: number) =>
