@@ -34,6 +34,8 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Chromium's omnibox popup (a WebUI page) loaded for each new window: see bench/dashboard.ts.
+        '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI',
       ],
     },
   },

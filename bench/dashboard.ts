@@ -28,6 +28,8 @@
  *                               [--only first-render]   (a) alone, with 1,000 apps and no baseline)
  *                               [--before DIR [--rounds 2]]   (a) alone, DIR's tree and this one
  *                                                              alternated in one run)
+ *                               [--browser-ui]   (Chromium's omnibox popup loaded in each new window,
+ *                                                 as it is by default: see NO_BROWSER_UI)
  *
  * The first render also reports the bytes on the wire (`wire`): the snapshot and the scripts run
  * before the rows showed, as received (brotli: Chromium offers it to loopback) and gzipped (what
@@ -47,6 +49,14 @@ import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
 import { round } from './stats.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };
+/**
+ * Chromium's own omnibox popup, a WebUI page (chrome://omnibox-popup.top-chrome) that this Chromium
+ * (156) loads in a renderer of its own for every new window, so for every new browser context, at
+ * the same time as the dashboard: about a CPU-second of it on a 2-core machine (from a trace), which
+ * a visitor's browser, open already, has long done. Off, so that a new context measures the page.
+ */
+export const NO_BROWSER_UI =
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI';
 /** The same flags as the e2e tests (playwright.config.ts). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -54,6 +64,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  NO_BROWSER_UI,
 ];
 
 export interface DashboardResult {
@@ -514,6 +525,8 @@ export interface DashboardOptions {
    */
   before?: string;
   rounds?: number;
+  /** Chromium's own omnibox popup loaded in each new window, as by default (NO_BROWSER_UI not given). */
+  browserUi?: boolean;
   /** Called with each result as soon as it is measured. */
   onResult?: (result: DashboardResult) => void;
 }
@@ -534,7 +547,7 @@ export async function dashboardBench(options: DashboardOptions = {}): Promise<Da
   };
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: options.browserUi ? CHROMIUM_ARGS.filter((a) => a !== NO_BROWSER_UI) : CHROMIUM_ARGS,
   });
   try {
     if (only === 'first-render') {
@@ -601,6 +614,7 @@ if (import.meta.main) {
       only: { type: 'string' },
       before: { type: 'string' },
       rounds: { type: 'string', default: '2' },
+      'browser-ui': { type: 'boolean', default: false },
     },
   });
   if (values.only !== undefined && values.only !== 'first-render') throw new Error('--only first-render');
@@ -612,6 +626,7 @@ if (import.meta.main) {
     churn: Number(values.churn),
     ...(values.only === 'first-render' ? { only: 'first-render' as const } : {}),
     ...(values.before ? { before: values.before, rounds: Number(values.rounds) } : {}),
+    browserUi: values['browser-ui'],
     onResult: (r) => console.log(JSON.stringify(r)),
   });
 }
