@@ -82,6 +82,24 @@ export class LeaseKeeper {
     return { ownerId, holder: this.instanceId, token: this.held.get(ownerId) ?? 0 };
   }
 
+  /**
+   * A write of the owner was refused with LeaseLost: the datastore says another instance holds it
+   * now (this one stalled past its lease, or the database was away that long). It is let go at
+   * once (no more actions on it here), and a round runs to learn the rest.
+   */
+  lost(ownerId: string): void {
+    if (!this.held.has(ownerId)) return;
+    this.held.delete(ownerId);
+    this.active.delete(ownerId);
+    this.options.log?.('info', `lease lost (a write was refused: another instance holds it): ${ownerId}`);
+    const letGo = this.options.onLetGo?.([ownerId]) ?? Promise.resolve();
+    letGo
+      .then(() => this.runRound())
+      .catch((error: unknown) =>
+        this.options.log?.('warn', `letting ${ownerId} go failed: ${describeError(error)}`),
+      );
+  }
+
   /** The owners acted on now. */
   activeOwners(): string[] {
     return [...this.active].sort();
