@@ -60,6 +60,8 @@ export class LeaseKeeper {
   /** Real time of the start, and of the last round that reached the database. */
   private startedAt = 0;
   private lastRoundAt = 0;
+  /** Real time a round last ended (after its balancing): readiness waits for one after a pause. */
+  private roundEndedAt = 0;
   /** The last readiness reason logged (logged again only when it changes). */
   private lastReason: string | null = null;
 
@@ -115,6 +117,7 @@ export class LeaseKeeper {
     const answer = leaseReadiness({
       running: this.running,
       sinceStartMs: Date.now() - this.startedAt,
+      sinceRoundMs: this.roundEndedAt ? Date.now() - this.roundEndedAt : null,
       leaseMs: this.leaseMs,
       ...(facts ?? { age: null, total: 0, mine: 0, free: 0, live: 0 }),
     });
@@ -217,6 +220,7 @@ export class LeaseKeeper {
     else if (answer.take > 0) await this.take(answer.take);
 
     const others = (await table.owners()).filter((o) => !this.active.has(o));
+    this.roundEndedAt = Date.now();
     await this.options.onRound?.(others);
   }
 
