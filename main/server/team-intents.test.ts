@@ -191,7 +191,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
         `/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${30 * MINUTE}`,
       );
       await until('the hand-over kept at the second instance', WAIT, () =>
-        w.logB.some((l) => l.includes('kept here, written once the datastore answers')),
+        w.logB.some((l) => l.includes('could not be handed to the instance acting on it')),
       );
       // Traffic of the awake app at the holder while the database is away.
       const visitedAt = w.clock.now();
