@@ -68,7 +68,8 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
   const instances: TeamInstance[] = [];
   const clients: pg.Client[] = [];
   beforeAll(async () => {
-    cluster = await startPostgresCluster();
+    // Crashed on purpose: what was committed must survive it, as on a real server.
+    cluster = await startPostgresCluster({ synchronousCommit: true });
   }, 60_000);
   afterEach(async () => {
     for (const c of clients.splice(0)) await c.end();

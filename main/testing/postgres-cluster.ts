@@ -107,7 +107,16 @@ const running = new Set<() => void>();
 let exitHook = false;
 
 /** Start a new cluster. Throws (having removed what it made) when it cannot. */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface ClusterOptions {
+  /**
+   * Commits flushed before they are confirmed (PostgreSQL's default): a crash (`restart`, `crash`)
+   * then loses no committed transaction. Off by default here, for speed: a test that crashes the
+   * server and counts on what was committed turns it on.
+   */
+  synchronousCommit?: boolean;
+}
+
+export async function startPostgresCluster(clusterOptions: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = findPostgresBin();
   if (!bin) {
     throw new Error(
@@ -160,7 +169,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '-c listen_addresses=127.0.0.1',
       // A test cluster: nothing to survive a power cut.
       '-c fsync=off',
-      '-c synchronous_commit=off',
+      `-c synchronous_commit=${clusterOptions.synchronousCommit ? 'on' : 'off'}`,
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
