@@ -343,8 +343,13 @@ export class Engine {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  request(appId: string, source: TrafficSource, at = this.deps.clock.now()): Promise<AppRecord | undefined> {
-    return this.requests.request(appId, source, at);
+  request(
+    appId: string,
+    source: TrafficSource,
+    at = this.deps.clock.now(),
+    handed = false,
+  ): Promise<AppRecord | undefined> {
+    return this.requests.request(appId, source, at, handed);
   }
 
   /**

@@ -59,13 +59,19 @@ export class Requests {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  async request(appId: string, source: TrafficSource, at: number): Promise<AppRecord | undefined> {
+  async request(
+    appId: string,
+    source: TrafficSource,
+    at: number,
+    /** Handed over from another instance: a refusal leaves it in the datastore (never handed on again). */
+    handed = false,
+  ): Promise<AppRecord | undefined> {
     // Requests of one app one after the other: each decided on the record the one before wrote
     // (simultaneous requests for a sleeping app ask for it once).
     const prior = this.requesting.get(appId);
     const written = prior
-      ? prior.then(() => this.writeRequest(appId, source, at))
-      : this.writeRequest(appId, source, at);
+      ? prior.then(() => this.writeRequest(appId, source, at, handed))
+      : this.writeRequest(appId, source, at, handed);
     const settled: Promise<void> = written
       .then(
         () => undefined,
@@ -96,6 +102,7 @@ export class Requests {
     appId: string,
     source: TrafficSource,
     at: number,
+    handed: boolean,
   ): Promise<{ record: AppRecord; next: AppRecord | null; asks: boolean } | undefined> {
     const record = this.core.records.get(appId);
     if (!record) return undefined;
@@ -130,7 +137,9 @@ export class Requests {
       });
       return { record: next, next, asks };
     } catch (error) {
-      if (this.keptAfter(error, record, source, at, asks)) return { record, next: null, asks: false };
+      if (!handed && this.keptAfter(error, record, source, at, asks)) {
+        return { record, next: null, asks: false };
+      }
       throw error;
     } finally {
       if (asks) this.asking.delete(appId);

@@ -366,7 +366,7 @@ export class TeamSync {
   private async act(engine: Engine, r: WaitingRequest): Promise<void> {
     const action = r.action;
     if (!action) {
-      await engine.request(r.appId, r.source, r.at);
+      await engine.request(r.appId, r.source, r.at, true);
       return;
     }
     switch (action.kind) {
