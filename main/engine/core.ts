@@ -79,6 +79,11 @@ export interface EngineDeps {
    * in time. None: the engine acts on every app itself.
    */
   handOver?: (request: HandedRequest) => Promise<void>;
+  /**
+   * Team mode: a write was refused with LeaseLost (the datastore says another instance holds the
+   * owner now): the lease keeper lets the owner go at once, before its next round notices.
+   */
+  leaseLost?: (ownerId: string) => void;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }

@@ -109,6 +109,22 @@ function unexpectedState(raw: string, now: number, base: Partial<AppRecord>): De
 }
 
 /** Release: "if the app sleeps, it is started ... then its state is forgotten. Its history stays." */
+/** What a reset clears (the operator's "reset from the console": read again from Clever Cloud). */
+export const RESET_PATCH: Partial<AppRecord> = {
+  notice: null,
+  cause: null,
+  pendingCall: null,
+  stopAskedAt: null,
+  firstStartAskedAt: null,
+  lastStartAskedAt: null,
+  deploymentId: null,
+  cameUpAt: null,
+  cleverState: null,
+  lastDeployNumber: null,
+  redeploySeenAt: null,
+  dryRunSleepNotedAt: null,
+};
+
 export function releaseDecision(record: AppRecord, known = true): Extract<Decision, { type: 'release' }> {
   if (!known) {
     return {

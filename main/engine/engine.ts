@@ -17,11 +17,11 @@ import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from 
 import type { AppRouting } from '../../shared/routes.ts';
 import type { ListedApp, Rule } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
-import { EngineCore, type EngineDeps, type EngineListener } from './core.ts';
-import { type DecisionContext, releaseDecision } from './decide.ts';
+import { EngineCore, type EngineDeps, type EngineListener, type HandedAction } from './core.ts';
+import { type DecisionContext, RESET_PATCH, releaseDecision } from './decide.ts';
 import { firstAnswerNote } from './decide-wake.ts';
 import { Evaluator } from './evaluator.ts';
-import { handOver, type ObservedChange, observed, reloadOwners } from './handover.ts';
+import { handOver, handOverAfter, type ObservedChange, observed, reloadOwners } from './handover.ts';
 import { Journal } from './journal.ts';
 import type { CleverApp } from './ports.ts';
 import { Requests } from './requests.ts';
@@ -61,7 +61,14 @@ export class Engine {
     this.core = new EngineCore(deps);
     const changed = (record: AppRecord) => this.changed(record);
     this.watch = { changed, forgotten: (appId) => this.forgotten(appId) };
-    this.journal = new Journal(this.core, this.watch);
+    this.journal = new Journal(this.core, {
+      ...this.watch,
+      recovered: () => {
+        this.requests
+          .flushKept()
+          .catch((error: unknown) => this.deps.log?.('error', `kept traffic: ${String(error)}`));
+      },
+    });
     this.ruleOwners = new RuleOwners(this.core);
     this.traffic = new TrafficCoalescer(this.core, changed);
     this.evaluator = new Evaluator(this.core, this.journal, this.traffic, changed);
@@ -121,6 +128,7 @@ export class Engine {
     this.core.running = false;
     const sweeping = this.scheduler.stop();
     this.traffic.stop();
+    this.requests.stop();
     this.core.abort.abort();
     await Promise.allSettled([...this.evaluator.underWay(), sweeping]);
   }
@@ -335,8 +343,13 @@ export class Engine {
    * sleeps (or is going to sleep, or not yet read). `asks` is false for traffic that only keeps an
    * app awake (a request seen in the access log of an Up app).
    */
-  request(appId: string, source: TrafficSource, at = this.deps.clock.now()): Promise<AppRecord | undefined> {
-    return this.requests.request(appId, source, at);
+  request(
+    appId: string,
+    source: TrafficSource,
+    at = this.deps.clock.now(),
+    handed = false,
+  ): Promise<AppRecord | undefined> {
+    return this.requests.request(appId, source, at, handed);
   }
 
   /**
@@ -357,17 +370,26 @@ export class Engine {
     appId: string,
     until: number | null,
     source: TrafficSource = 'dashboard',
+    /** Team mode: an action handed over from another instance (never handed on again). */
+    handed = false,
   ): Promise<AppRecord> {
     const record = this.mustGet(appId);
-    const handed = handOver(this.core, record, source, { kind: 'keepAwake', until });
-    if (handed) return handed.then(() => this.mustGet(appId));
+    const action: HandedAction = { kind: 'keepAwake', until };
+    const elsewhere = handOver(this.core, record, source, action);
+    if (elsewhere) return elsewhere.then(() => this.mustGet(appId));
     const reason =
       until === null ? 'keep awake cancelled' : `kept awake until ${new Date(until).toISOString()}`;
-    await this.journal.commit(
-      record,
-      { keepAwakeUntil: until },
-      { notes: [{ kind: 'keep-awake', actor: 'operator', reason }] },
-    );
+    try {
+      await this.journal.commit(
+        record,
+        { keepAwakeUntil: until },
+        { notes: [{ kind: 'keep-awake', actor: 'operator', reason }] },
+      );
+    } catch (error) {
+      const later = this.later(error, record, source, action, handed);
+      if (later) return later.then(() => this.mustGet(appId));
+      throw error;
+    }
     if (until !== null) await this.request(appId, source);
     return this.mustGet(appId);
   }
@@ -379,31 +401,20 @@ export class Engine {
   }
 
   /** Reset an app (in Error, or any state): back to WaitingForInit, read again from Clever Cloud. */
-  async reset(appId: string): Promise<AppRecord> {
+  async reset(appId: string, handed = false): Promise<AppRecord> {
     const record = this.mustGet(appId);
-    const handed = handOver(this.core, record, 'dashboard', { kind: 'reset' });
-    if (handed) return handed.then(() => this.mustGet(appId));
-    await this.journal.commit(
-      record,
-      {
-        notice: null,
-        cause: null,
-        pendingCall: null,
-        stopAskedAt: null,
-        firstStartAskedAt: null,
-        lastStartAskedAt: null,
-        deploymentId: null,
-        cameUpAt: null,
-        cleverState: null,
-        lastDeployNumber: null,
-        redeploySeenAt: null,
-        dryRunSleepNotedAt: null,
-      },
-      {
+    const elsewhere = handOver(this.core, record, 'dashboard', { kind: 'reset' });
+    if (elsewhere) return elsewhere.then(() => this.mustGet(appId));
+    try {
+      await this.journal.commit(record, RESET_PATCH, {
         transition: { to: 'WaitingForInit', actor: 'operator', reason: 'reset from the console' },
         kind: 'reset',
-      },
-    );
+      });
+    } catch (error) {
+      const later = this.later(error, record, 'dashboard', { kind: 'reset' }, handed);
+      if (later) return later.then(() => this.mustGet(appId));
+      throw error;
+    }
     await this.evaluator.evaluate(appId);
     return this.mustGet(appId);
   }
@@ -412,14 +423,20 @@ export class Engine {
    * "Disable the reaper": release the app at once (its routes must already be disabled, or the next
    * routes change puts it back under the reaper).
    */
-  async releaseNow(appId: string): Promise<void> {
+  async releaseNow(appId: string, handed = false): Promise<void> {
     const record = this.core.records.get(appId);
     if (!record) return;
-    const handed = handOver(this.core, record, 'dashboard', { kind: 'release' });
-    if (handed) return handed;
-    await this.evaluator.exclusive(appId, () =>
-      this.evaluator.release(record, releaseDecision(record), 'operator'),
-    );
+    const elsewhere = handOver(this.core, record, 'dashboard', { kind: 'release' });
+    if (elsewhere) return elsewhere;
+    try {
+      await this.evaluator.exclusive(appId, () =>
+        this.evaluator.release(record, releaseDecision(record), 'operator'),
+      );
+    } catch (error) {
+      const later = this.later(error, record, 'dashboard', { kind: 'release' }, handed);
+      if (later) return later;
+      throw error;
+    }
   }
 
   /**
@@ -458,6 +475,11 @@ export class Engine {
         }
       });
     });
+  }
+
+  /** An action whose write was refused, handed over (handover.ts: `handOverAfter`), or null. */
+  private later(e: unknown, r: AppRecord, s: TrafficSource, a: HandedAction, handed: boolean) {
+    return handOverAfter(this.core, e, r, s, a, { handed, storageFine: this.journal.storage === null });
   }
 
   private mustGet(appId: string): AppRecord {

@@ -7,6 +7,7 @@
  * mode implements them (team/team-sync.ts, team/handover.ts).
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
+import { LeaseLost } from '../../shared/port-errors.ts';
 import type { EngineCore, HandedAction } from './core.ts';
 
 /**
@@ -93,6 +94,28 @@ export function handOver(
 ): Promise<void> | null {
   const port = core.deps.handOver;
   if (!port || core.acts(record.ownerId)) return null;
+  const { appId, ownerId, name } = record;
+  return port({ appId, ownerId, name, source, at: core.deps.clock.now(), action });
+}
+
+/**
+ * Team mode: an operator's action whose write was refused because the lease was lost under it
+ * (LeaseLost: another instance took the owner over while this one stalled) or the datastore is away
+ * (`storageFine` false) is handed over like any action: a durable intent the owner's holder acts on
+ * (team/team-sync.ts keeps it until it is written); resolves once its outcome is seen here. Null when
+ * it is not: solo mode, another refusal, or an action handed over to this instance (`handed`: it
+ * stays in the datastore for the next round, never handed on a second time).
+ */
+export function handOverAfter(
+  core: EngineCore,
+  error: unknown,
+  record: AppRecord,
+  source: TrafficSource,
+  action: HandedAction,
+  facts: { handed: boolean; storageFine: boolean },
+): Promise<void> | null {
+  const port = core.deps.handOver;
+  if (!port || facts.handed || (!(error instanceof LeaseLost) && facts.storageFine)) return null;
   const { appId, ownerId, name } = record;
   return port({ appId, ownerId, name, source, at: core.deps.clock.now(), action });
 }

@@ -20,6 +20,8 @@ export interface JournalHooks {
   changed(record: AppRecord): void;
   /** A record was forgotten (released). */
   forgotten(appId: string): void;
+  /** Writes work again after a refusal (what was kept in memory meanwhile can be written). */
+  recovered?(): void;
 }
 
 export class Journal {
@@ -256,6 +258,7 @@ export class Journal {
     if (error instanceof LeaseLost) {
       // A handover between instances (team mode): the new holder acts; nothing is wrong with storage.
       this.core.deps.log?.('info', `a write was not made: ${error.message}`);
+      this.core.deps.leaseLost?.(error.guard.ownerId);
       return;
     }
     const problem = `the datastore refused a write: ${describeError(error)}`;
@@ -270,6 +273,7 @@ export class Journal {
     if (this.storageProblem !== null) {
       this.storageProblem = null;
       this.core.emit({ type: 'storage', problem: null });
+      this.hooks.recovered?.();
     }
   }
 }

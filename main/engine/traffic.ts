@@ -40,6 +40,16 @@ export class TrafficCoalescer {
     return true;
   }
 
+  /**
+   * Traffic whose write was refused (the datastore away): applied to the record in memory within a
+   * second, as steady traffic is, so that the app's idle clock moves (requests.ts writes it later).
+   */
+  keep(appId: string, at: number): void {
+    const pending = this.pending.get(appId);
+    if (pending === undefined || at > pending) this.pending.set(appId, at);
+    this.armFlush();
+  }
+
   /** A request of the app is being written now. */
   written(appId: string, at: number): void {
     this.writtenAt.set(appId, at);

@@ -11,7 +11,9 @@
  * within a lease time ("heartbeat" otherwise), and it holds leases or waits for its share for a
  * reason that passes ("leases" otherwise: owners are free and it does not take them). The reason in
  * words is in the log, each time it changes (team/lease-keeper.ts, `LeaseKeeper.readiness`, judged
- * by team/lease-rules.ts).
+ * by team/lease-rules.ts). It is not ready either before the first round that ended after a pause
+ * longer than a lease time (a resumed ex-holder), nor while the instances' bus does not listen
+ * ("bus": it would not hear the requests handed to it).
  *
  * `GET /healthz` needs none of this: it answers while the process serves HTTP.
  */
@@ -97,7 +99,10 @@ export function leasesCheck(service: Pick<ReaperService, 'current'>): ReadinessC
     run: async () => {
       const keeper = service.current?.leases;
       if (!keeper) return null;
-      return (await keeper.readiness()).word;
+      const word = (await keeper.readiness()).word;
+      if (word) return word;
+      // The bus tells this instance of the others' changes and of the requests handed to it.
+      return service.current?.bus && !service.current.bus.listening ? 'bus' : null;
     },
   };
 }

@@ -18,6 +18,7 @@ import { PgSettings } from '../store/postgres/pg-settings.ts';
 import type { PostgresStore } from '../store/postgres/pg-store.ts';
 import { PgTeamStore } from '../store/postgres/pg-team-store.ts';
 import { agreeOnLeaseTime } from '../team/agreed-settings.ts';
+import type { TeamBus } from '../team/bus.ts';
 import { LeaseKeeper, newInstanceId } from '../team/lease-keeper.ts';
 import { TeamSync } from '../team/team-sync.ts';
 import type { AccessLogSource } from '../traffic/access-logs.ts';
@@ -44,6 +45,8 @@ export interface Session {
   expectedWakeMs(appId: string): Promise<number | null>;
   /** Team mode on PostgreSQL: the owners' leases this instance holds (null elsewhere). */
   leases: LeaseKeeper | null;
+  /** Team mode on PostgreSQL: the instances' bus (null elsewhere); /readyz asks whether it listens. */
+  bus: TeamBus | null;
   /** A problem met while opening the session (a damaged datastore set aside...), for the dashboard. */
   problem: string | null;
   /** Stop every part, the mirror of their start (the demo's simulator too), and close the datastore. */
@@ -77,6 +80,9 @@ export interface Parts {
   /** One port: the wake proxy is served on the server's port only (session-traffic.ts). */
   proxyOnServerPort?: boolean;
 }
+
+/** A handed-over request is kept for the fail timeout and this much (real ms) before it expires. */
+const INTENT_MARGIN_MS = 5 * 60_000;
 
 /** The access-log stream of a port that has one (the real client does). */
 function accessLogsOf(clever: CleverCloudPort): AccessLogSource | null {
@@ -178,6 +184,8 @@ export async function compose(parts: Parts): Promise<Session> {
       reloadConfig: () => config.reload(),
       acts: (owner) => keeper.acts(owner),
       activeOwners: () => keeper.activeOwners(),
+      // A wake kept that long can still end Up or in Error within the fail timeout.
+      intentTtlMs: () => config.settings().failTimeoutMs + INTENT_MARGIN_MS,
       ...(log ? { log } : {}),
     });
   }
@@ -188,7 +196,11 @@ export async function compose(parts: Parts): Promise<Session> {
     // Releases are held while routes may be missing (a damaged settings file, a route that does not validate).
     config: config.engineConfig(),
     ...(keeper
-      ? { acts: (owner: string) => keeper.acts(owner), leaseGuard: (owner: string) => keeper.guard(owner) }
+      ? {
+          acts: (owner: string) => keeper.acts(owner),
+          leaseGuard: (owner: string) => keeper.guard(owner),
+          leaseLost: (owner: string) => keeper.lost(owner),
+        }
       : {}),
     ...(sync
       ? {
@@ -271,6 +283,7 @@ export async function compose(parts: Parts): Promise<Session> {
     expectedWakeMs: parts.expectedWakeMs,
     problem: parts.problem,
     leases: keeper,
+    bus,
     async close() {
       await life.stop(); // each failure logged; the others still stop
     },

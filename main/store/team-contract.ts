@@ -54,8 +54,11 @@ export interface TeamStore {
   historyAfter(id: number, limit: number): Promise<HistoryEntry[]>;
   /** The highest history id stored (0 when none). */
   lastHistoryId(): Promise<number>;
-  /** The requests waiting for these owners, oldest first. */
-  waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]>;
+  /**
+   * The requests waiting for these owners, oldest first; those kept longer than `ttlMs` (real time)
+   * are forgotten instead.
+   */
+  waiting(ownerIds: readonly string[], ttlMs?: number): Promise<WaitingRequest[]>;
   /** These requests were acted on: forget them. */
   done(ids: readonly number[]): Promise<void>;
 }

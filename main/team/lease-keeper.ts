@@ -60,6 +60,8 @@ export class LeaseKeeper {
   /** Real time of the start, and of the last round that reached the database. */
   private startedAt = 0;
   private lastRoundAt = 0;
+  /** Real time a round last ended (after its balancing): readiness waits for one after a pause. */
+  private roundEndedAt = 0;
   /** The last readiness reason logged (logged again only when it changes). */
   private lastReason: string | null = null;
 
@@ -82,6 +84,24 @@ export class LeaseKeeper {
     return { ownerId, holder: this.instanceId, token: this.held.get(ownerId) ?? 0 };
   }
 
+  /**
+   * A write of the owner was refused with LeaseLost: the datastore says another instance holds it
+   * now (this one stalled past its lease, or the database was away that long). It is let go at
+   * once (no more actions on it here), and a round runs to learn the rest.
+   */
+  lost(ownerId: string): void {
+    if (!this.held.has(ownerId)) return;
+    this.held.delete(ownerId);
+    this.active.delete(ownerId);
+    this.options.log?.('info', `lease lost (a write was refused: another instance holds it): ${ownerId}`);
+    const letGo = this.options.onLetGo?.([ownerId]) ?? Promise.resolve();
+    letGo
+      .then(() => this.runRound())
+      .catch((error: unknown) =>
+        this.options.log?.('warn', `letting ${ownerId} go failed: ${describeError(error)}`),
+      );
+  }
+
   /** The owners acted on now. */
   activeOwners(): string[] {
     return [...this.active].sort();
@@ -97,6 +117,7 @@ export class LeaseKeeper {
     const answer = leaseReadiness({
       running: this.running,
       sinceStartMs: Date.now() - this.startedAt,
+      sinceRoundMs: this.roundEndedAt ? Date.now() - this.roundEndedAt : null,
       leaseMs: this.leaseMs,
       ...(facts ?? { age: null, total: 0, mine: 0, free: 0, live: 0 }),
     });
@@ -199,6 +220,7 @@ export class LeaseKeeper {
     else if (answer.take > 0) await this.take(answer.take);
 
     const others = (await table.owners()).filter((o) => !this.active.has(o));
+    this.roundEndedAt = Date.now();
     await this.options.onRound?.(others);
   }
 

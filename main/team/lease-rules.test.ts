@@ -88,4 +88,17 @@ describe('leaseReadiness', () => {
       reason: 'holds no lease while 2 of 4 owners are free: it does not take its share',
     });
   });
+  it('a resumed ex-holder is not ready before its first round after the pause ends (issue 22)', () => {
+    // Its heartbeat was just beaten by that round's first statement and every owner is held by
+    // another instance: it would pass the checks above, but the round has not ended yet.
+    const resumed = { ...base, mine: 0, free: 0, sinceRoundMs: 15_001 };
+    expect(leaseReadiness(resumed)).toEqual({
+      ready: false,
+      word: 'leases',
+      reason:
+        'no lease round ended for 15001 ms, more than the lease time (15000 ms): paused, or its rounds fail; ready again after its next round',
+    });
+    expect(leaseReadiness({ ...resumed, sinceRoundMs: 15_000 }).ready).toBe(true);
+    expect(leaseReadiness({ ...resumed, sinceRoundMs: null }).ready).toBe(true);
+  });
 });

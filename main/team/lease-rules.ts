@@ -40,6 +40,11 @@ export interface ReadinessFacts {
   running: boolean;
   /** Real ms since it started. */
   sinceStartMs: number;
+  /**
+   * Real ms since its last lease round ended (null before the first). Over a lease time: it was
+   * paused (a SIGSTOP, a long GC, a frozen VM) or its rounds fail; its leases may have moved.
+   */
+  sinceRoundMs?: number | null;
   leaseMs: number;
   /** The age of this instance's heartbeat on the database's clock (null: none). */
   age: number | null;
@@ -57,6 +62,13 @@ export interface ReadinessFacts {
  */
 export function leaseReadiness(f: ReadinessFacts): LeaseReadiness {
   if (!f.running) return { ready: false, word: 'leases', reason: 'the lease keeper is stopped' };
+  if (f.sinceRoundMs != null && f.sinceRoundMs > f.leaseMs) {
+    return {
+      ready: false,
+      word: 'leases',
+      reason: `no lease round ended for ${f.sinceRoundMs} ms, more than the lease time (${f.leaseMs} ms): paused, or its rounds fail; ready again after its next round`,
+    };
+  }
   if (f.age === null || f.age > f.leaseMs) {
     return {
       ready: false,

@@ -34,8 +34,21 @@ export interface TeamSyncOptions {
   activeOwners: () => string[];
   /** Plain traffic of one app is handed over at most once per this (real ms; default 2 s). */
   trafficEveryMs?: number;
+  /**
+   * How long a request handed over is kept (real ms), here while the datastore is away and then in
+   * it, until the owner's holder acts on it (default DEFAULT_INTENT_TTL_MS; compose.ts gives the
+   * fail timeout and 5 minutes, so that a wake kept that long could still end Up or in Error).
+   */
+  intentTtlMs?: () => number;
   log?: Log;
 }
+
+/** A request handed over is kept this long when no time to live is given (real ms). */
+export const DEFAULT_INTENT_TTL_MS = 20 * 60_000;
+/** At most this many handed-over requests are kept here while the datastore is away. */
+export const OUTBOX_MAX = 10_000;
+/** The backoff of the writes of kept requests (real ms): the first delay, doubling, and the longest. */
+const OUTBOX_BACKOFF = { first: 100, max: 5000 };
 
 /** How many history ids are remembered as announced (a catch-up after a drop skips them). */
 const SEEN_IDS = 5000;
@@ -72,6 +85,14 @@ export class TeamSync {
     { at: number; asked: boolean; next: ForwardedRequest | null; timer: ReturnType<typeof setTimeout> | null }
   >();
 
+  /** Requests handed over, not written yet (the datastore away), oldest first. */
+  private readonly outbox: { request: ForwardedRequest; keptAt: number }[] = [];
+  private outboxDropped = 0;
+  private outboxExpired = 0;
+  private outboxFailures = 0;
+  private outboxTimer: ReturnType<typeof setTimeout> | null = null;
+  private publishing: Promise<void> | null = null;
+
   constructor(options: TeamSyncOptions) {
     this.options = options;
   }
@@ -91,6 +112,15 @@ export class TeamSync {
     if (this.retry) clearTimeout(this.retry);
     for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
     this.sent.clear();
+    if (this.outboxTimer) clearTimeout(this.outboxTimer);
+    this.outboxTimer = null;
+    await this.publishing; // never rejects: a failed write is kept and tried again
+    if (this.outbox.length) {
+      this.options.log?.(
+        'warn',
+        `${this.outbox.length} requests handed over were not written before the stop (the datastore was away)`,
+      );
+    }
     await this.running; // never rejects: a failed read is logged and tried again
     await Promise.all(this.acting);
   }
@@ -156,13 +186,80 @@ export class TeamSync {
     this.schedule();
   }
 
+  /**
+   * Hand a request over: written at once, or kept here (in order, at most OUTBOX_MAX, each until its
+   * time to live) while the datastore is away, and written once it is back, tried again with backoff.
+   */
   private send(request: ForwardedRequest): void {
-    this.options.bus.publish(request).catch((error: unknown) => {
+    if (this.outbox.length >= OUTBOX_MAX) {
+      this.outboxDropped++;
       this.options.log?.(
-        'warn',
-        `a request for ${request.appId} could not be handed to the instance acting on it: ${describeError(error)}`,
+        'error',
+        `a request for ${request.appId} was not kept: ${OUTBOX_MAX} requests already wait for the datastore`,
       );
+      return;
+    }
+    this.outbox.push({ request, keptAt: Date.now() });
+    if (!this.publishing && !this.outboxTimer) this.drain();
+  }
+
+  /** How many handed-over requests wait to be written (the datastore away), and how many were not kept. */
+  get outboxFacts(): { waiting: number; dropped: number; expired: number } {
+    return { waiting: this.outbox.length, dropped: this.outboxDropped, expired: this.outboxExpired };
+  }
+
+  /** Write the kept requests, oldest first; on a failure, again after a backoff. */
+  private drain(): void {
+    this.publishing = this.drainNow().finally(() => {
+      this.publishing = null;
     });
+  }
+
+  private async drainNow(): Promise<void> {
+    while (this.outbox.length && !this.stopped) {
+      const next = this.outbox[0]!;
+      if (Date.now() - next.keptAt > this.ttlMs()) {
+        this.outbox.shift();
+        this.outboxExpired++;
+        this.options.log?.(
+          'warn',
+          `a request for ${next.request.appId} expired before the datastore took it (kept ${Math.round(this.ttlMs() / 1000)} s)`,
+        );
+        continue;
+      }
+      try {
+        await this.options.bus.publish(next.request);
+      } catch (error) {
+        const delay = Math.min(OUTBOX_BACKOFF.max, OUTBOX_BACKOFF.first * 2 ** this.outboxFailures);
+        this.outboxFailures++;
+        if (this.outboxFailures === 1) {
+          this.options.log?.(
+            'warn',
+            `a request for ${next.request.appId} could not be handed to the instance acting on it yet (${describeError(error)}): ${this.outbox.length} kept here, written once the datastore answers (tried again with backoff)`,
+          );
+        }
+        this.outboxTimer = setTimeout(
+          () => {
+            this.outboxTimer = null;
+            if (!this.stopped) this.drain();
+          },
+          delay * (0.75 + Math.random() * 0.5),
+        );
+        return;
+      }
+      this.outbox.shift();
+      if (this.outboxFailures > 0) {
+        this.options.log?.(
+          'info',
+          `the datastore takes handed-over requests again (after ${this.outboxFailures} tries)`,
+        );
+        this.outboxFailures = 0;
+      }
+    }
+  }
+
+  private ttlMs(): number {
+    return this.options.intentTtlMs?.() ?? DEFAULT_INTENT_TTL_MS;
   }
 
   private forgetSent(before: number): void {
@@ -269,18 +366,19 @@ export class TeamSync {
   private async act(engine: Engine, r: WaitingRequest): Promise<void> {
     const action = r.action;
     if (!action) {
-      await engine.request(r.appId, r.source, r.at);
+      await engine.request(r.appId, r.source, r.at, true);
       return;
     }
     switch (action.kind) {
+      // Handed over already: a refusal leaves it in the datastore for the next round.
       case 'keepAwake':
-        await engine.keepAwake(r.appId, action.until, r.source);
+        await engine.keepAwake(r.appId, action.until, r.source, true);
         return;
       case 'reset':
-        await engine.reset(r.appId);
+        await engine.reset(r.appId, true);
         return;
       case 'release':
-        await engine.releaseNow(r.appId);
+        await engine.releaseNow(r.appId, true);
         return;
       default:
         assertNever(action);
@@ -351,7 +449,7 @@ export class TeamSync {
     if (!held.length) return;
     const { store } = this.options;
     const engine = this.options.engine();
-    const waiting = (await store.waiting(held)).filter(
+    const waiting = (await store.waiting(held, this.ttlMs())).filter(
       (r) => !this.inFlight.has(r.id) && !this.doneIds.has(r.id),
     );
     if (!waiting.length) return;

@@ -27,6 +27,30 @@ export interface PostgresCluster {
   createDatabase(name?: string): Promise<string>;
   /** Stop the server and remove the folder. Idempotent. */
   stop(): Promise<void>;
+  /** Faults (fault-injection tests): SIGSTOP the postmaster and every backend; `thaw` SIGCONTs them. */
+  freeze(): void;
+  thaw(): void;
+  /** A crash and its recovery: `pg_ctl stop -m immediate`, then the server started again on its port. */
+  restart(): void;
+  /** Only the crash half of `restart` (the server stays down until `startAgain`). */
+  crash(): void;
+  startAgain(): void;
+}
+
+/** The postmaster's pid (first line of postmaster.pid) and its children's, of a running cluster. */
+function serverPids(data: string): number[] {
+  let postmaster: number;
+  try {
+    postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return [];
+  }
+  if (!Number.isSafeInteger(postmaster) || postmaster <= 0) return [];
+  const children = spawnSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+  return [postmaster, ...children];
 }
 
 /** The folder of initdb and pg_ctl: on PATH, else the newest /usr/lib/postgresql/<version>/bin. */
@@ -83,7 +107,16 @@ const running = new Set<() => void>();
 let exitHook = false;
 
 /** Start a new cluster. Throws (having removed what it made) when it cannot. */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface ClusterOptions {
+  /**
+   * Commits flushed before they are confirmed (PostgreSQL's default): a crash (`restart`, `crash`)
+   * then loses no committed transaction. Off by default here, for speed: a test that crashes the
+   * server and counts on what was committed turns it on.
+   */
+  synchronousCommit?: boolean;
+}
+
+export async function startPostgresCluster(clusterOptions: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = findPostgresBin();
   if (!bin) {
     throw new Error(
@@ -136,12 +169,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '-c listen_addresses=127.0.0.1',
       // A test cluster: nothing to survive a power cut.
       '-c fsync=off',
-      '-c synchronous_commit=off',
+      `-c synchronous_commit=${clusterOptions.synchronousCommit ? 'on' : 'off'}`,
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
     started = true;
-    run('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '30', 'start']);
+    const startServer = () =>
+      run('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '30', 'start']);
+    startServer();
+    const crashServer = () => {
+      for (const pid of serverPids(data)) process.kill(pid, 'SIGCONT');
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    };
     running.add(stopNow);
     if (!exitHook) {
       exitHook = true;
@@ -169,6 +208,19 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         running.delete(stopNow);
         stopNow();
       },
+      freeze() {
+        for (const pid of serverPids(data)) process.kill(pid, 'SIGSTOP');
+      },
+      thaw() {
+        // The postmaster first: it forks no backend while its own are stopped.
+        for (const pid of serverPids(data)) process.kill(pid, 'SIGCONT');
+      },
+      restart() {
+        crashServer();
+        startServer();
+      },
+      crash: () => crashServer(),
+      startAgain: () => startServer(),
     };
   } catch (error) {
     let detail = '';

@@ -41,6 +41,8 @@ export async function startTeamInstance(options: {
   sim: SimulatorServer;
   clock: Clock;
   leaseMs?: number;
+  /** --pool-size. */
+  poolSize?: number;
   /** --one-port: the wake proxy on the server's port. */
   onePort?: boolean;
   log?: Log;
@@ -53,6 +55,7 @@ export async function startTeamInstance(options: {
       dataDir,
       database: options.database,
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       ...(options.onePort ? { onePort: true } : {}),
       clever: simulatorClient(options.sim),
       accountClock: options.clock,

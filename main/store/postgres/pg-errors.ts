@@ -2,9 +2,14 @@
  * PostgreSQL's failures said so that an operator knows what to do: a timeout names the database
  * (host, port, database) and what was waited for; a refusal for lack of connection slots says what
  * to change. The pool made here (`explainedPool`) says them so wherever a query fails, at start and
- * at run time; every other error goes on untouched.
+ * at run time; every other error goes on untouched. Each of these is an UnavailableError (the API
+ * answers 503, never 500): the database is away, stalled or full, and the same call works later.
+ *
+ * Waiting for a connection of the pool queues, at most `queueMax` waiters (default 20 per
+ * connection); past that a query fails at once with a clear UnavailableError rather than wait.
  */
 import pg from 'pg';
+import { UnavailableError } from '../../../shared/api-errors.ts';
 
 /** How long the database is waited for (PostgresStoreOptions). */
 export interface PgTimeouts {
@@ -26,7 +31,12 @@ export interface PgContext {
   where: string;
   timeouts: PgTimeouts;
   poolSize: number;
+  /** How many may wait for a connection of the pool at once (default 20 per connection). */
+  queueMax?: number;
 }
+
+/** Waiters for a connection of the pool, per connection, when no bound is given. */
+export const QUEUE_PER_CONNECTION = 20;
 
 /** host:port/database of a connection URL, without its credentials. */
 export function databasePlace(url: string): string {
@@ -55,8 +65,17 @@ export function explainPgError(error: unknown, context: PgContext): unknown {
     text = `PostgreSQL at ${where} cancelled a statement that ran past ${s(timeouts.statementMs)} (statement_timeout)`;
   else if (code === '53300' || /remaining connection slots are reserved|too many clients/i.test(m))
     text = `PostgreSQL at ${where} refused a connection: no connection slot left (${m.trim()}). Each instance opens up to ${poolSize + 1} connections (its pool, --pool-size / REAPER_POOL_SIZE, now ${poolSize}, and one for the bus): raise max_connections on the database, lower the pool size, or run fewer instances`;
+  else if (
+    code === '57P03' ||
+    code === '57P01' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    /Connection terminated|the database system is (starting up|shutting down|in recovery mode)/i.test(m)
+  )
+    text = `PostgreSQL at ${where} cannot be used now (${m.trim() || code}): is the database up and reachable?`;
   if (text === null) return error;
-  const explained = new Error(text, { cause: error });
+  const explained = new UnavailableError(text);
+  explained.cause = error;
   Object.assign(explained, { code, explained: true });
   return explained;
 }
@@ -102,10 +121,29 @@ export function explainedPool(config: pg.PoolConfig, context: PgContext): pg.Poo
     statement_timeout: context.timeouts.statementMs,
     query_timeout: readTimeout(context.timeouts),
   });
+  const queueMax = context.queueMax ?? context.poolSize * QUEUE_PER_CONNECTION;
   Object.assign(pool, {
     connect(this: pg.Pool, ...args: unknown[]) {
+      if (this.waitingCount >= queueMax) {
+        const full = queueFull(context, queueMax);
+        const last = args[args.length - 1];
+        if (typeof last === 'function') {
+          process.nextTick(() => (last as Callback)(full));
+          return undefined;
+        }
+        return Promise.reject(full);
+      }
       return explaining(args, context, (a) => poolConnect.apply(this, a));
     },
   });
   return pool;
+}
+
+/** The pool's queue is full: said at once, with what to change. */
+function queueFull(context: PgContext, queueMax: number): Error {
+  const error = new UnavailableError(
+    `PostgreSQL at ${context.where}: ${queueMax} queries already wait for a connection of this instance's pool (all ${context.poolSize} busy): try again shortly, or raise the pool size (--pool-size, REAPER_POOL_SIZE) if the database has connections to spare`,
+  );
+  Object.assign(error, { code: 'POOL_QUEUE_FULL', explained: true });
+  return error;
 }

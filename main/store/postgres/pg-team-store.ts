@@ -8,7 +8,10 @@ import { HISTORY_COLUMNS, toHistoryEntry } from '../history-sql.ts';
 import type { HandedAction, TeamStore, WaitingRequest } from '../team-contract.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
 
-/** A forwarded request not acted on within this (no instance held its owner) is dropped. */
+/**
+ * A forwarded request not acted on within this (no instance held its owner) is dropped, when no
+ * time to live is given (team-sync.ts gives the fail timeout and 5 minutes).
+ */
 export const STALE_MS = 10 * 60_000;
 
 export class PgTeamStore implements TeamStore {
@@ -43,9 +46,9 @@ export class PgTeamStore implements TeamStore {
     return rows[0]?.id ?? 0;
   }
 
-  async waiting(ownerIds: readonly string[]): Promise<WaitingRequest[]> {
+  async waiting(ownerIds: readonly string[], ttlMs = STALE_MS): Promise<WaitingRequest[]> {
     if (ownerIds.length === 0) return [];
-    // A request older than STALE_MS is forgotten, not acted on: its visitor is long gone.
+    // A request older than its time to live is forgotten, not acted on: its visitor is long gone.
     const { rows } = await this.store.pool.query<{
       id: number;
       app_id: string;
@@ -60,7 +63,7 @@ export class PgTeamStore implements TeamStore {
        )
        SELECT id, app_id, owner_id, source, at, action, until_at FROM wake_requests
        WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
-      [ownerIds, STALE_MS],
+      [ownerIds, ttlMs],
     );
     return rows.flatMap((r) => {
       const request: WaitingRequest = {

@@ -1,0 +1,266 @@
+/**
+ * Issue 22's regressions: a wake (or an operator's action) is a durable intent. Two headless servers
+ * in this process on one throwaway PostgreSQL and one simulator over HTTP; leases of 10 minutes, so
+ * that no lease round runs by itself during a test: a lease is made to run out by the test (its row
+ * expired, as PostgreSQL's clock would after a stall longer than the lease), and rounds run by hand.
+ *
+ * 1. An instance that lost its lease without knowing it (the other one took the owner over while it
+ *    "stalled"): a wake (`?wait=true`) and a keep-awake asked of it are handed over, not answered 500;
+ *    the wake answers once the app is Up, started once.
+ * 2. PostgreSQL crashed (`pg_ctl stop -m immediate`) and started again: a wake asked of the instance
+ *    that does not hold the owner, and one of the holder, are kept and written once the database is
+ *    back, then acted on (`?wait=true` answers Up); the traffic the holder's wake proxy saw meanwhile
+ *    is written too (the app's idle clock moved).
+ * 3. A starved pool: queries waiting for a connection past the bound answer 503 at once, never 500.
+ * 4. /readyz says `bus` while the instances' bus does not listen.
+ */
+import { request } from 'node:http';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppView } from '../../shared/api.ts';
+import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import { ScaledClock } from '../engine/clocks.ts';
+import type { SimulatedCloud as Cloud } from '../simulator/model.ts';
+import { SimulatedCloud } from '../simulator/model.ts';
+import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import {
+  type PostgresCluster,
+  postgresSkipReason,
+  startPostgresCluster,
+} from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
+import { startTeamInstance, type TeamInstance } from '../testing/team-instances.ts';
+
+const skip = postgresSkipReason();
+const FACTOR = 30;
+const LEASE_MS = 10 * MINUTE;
+const START = 'POST /v2/organisations/:XXX/applications/:XXX/instances';
+/** How long a test waits for what it waits on (a loaded machine; never a figure asserted). */
+const WAIT = 60_000;
+
+/** A request to a wake proxy for `host` (fetch cannot set Host). */
+function visit(proxyUrl: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL('/', proxyUrl), { headers: { host } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface World {
+  cloud: Cloud;
+  clock: ScaledClock;
+  db: pg.Client;
+  database: string;
+  org: string;
+  apps: Record<'review' | 'sandbox' | 'docs', string>;
+  a: TeamInstance;
+  b: TeamInstance;
+  logB: string[];
+}
+
+describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PostgresCluster;
+  let sim: SimulatorServer | null = null;
+  const instances: TeamInstance[] = [];
+  const clients: pg.Client[] = [];
+  beforeAll(async () => {
+    // Crashed on purpose: what was committed must survive it, as on a real server.
+    cluster = await startPostgresCluster({ synchronousCommit: true });
+  }, 60_000);
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.end();
+    for (const i of instances.splice(0)) await i.close();
+    await sim?.close();
+    sim = null;
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  /** Two instances, the first holding the only owner: two apps asleep, one up, each routed. */
+  async function world(): Promise<World> {
+    const origin = Date.now();
+    const clock = new ScaledClock(FACTOR, { real: origin, fake: origin });
+    const cloud = new SimulatedCloud(clock, { deployDurationMs: 20 * SECOND, stopDurationMs: 8 * SECOND });
+    const org = cloud.addOrganisation('Acme').id;
+    const apps = {
+      review: cloud.addApp(org, 'review', { state: 'SHOULD_BE_DOWN' }).id,
+      sandbox: cloud.addApp(org, 'sandbox', { state: 'SHOULD_BE_DOWN' }).id,
+      docs: cloud.addApp(org, 'docs').id,
+    };
+    sim = await startSimulatorServer({ cloud });
+    const database = await cluster.createDatabase();
+    const db = new pg.Client({ connectionString: database });
+    db.on('error', () => {}); // a crash of the cluster ends it: the test knows
+    await db.connect();
+    clients.push(db);
+    const a = await startTeamInstance({ database, sim, clock, leaseMs: LEASE_MS });
+    instances.push(a);
+    expect((await a.call('PATCH', '/api/settings', { wakeProxyPort: 0 })).status).toBe(200);
+    for (const [name, id] of Object.entries(apps)) {
+      const route = { appId: id, ownerId: org, hosts: [`${name}.example.test`], gracePeriodMs: HOUR };
+      expect((await a.call('POST', '/api/routes', route)).status).toBe(201);
+    }
+    await until('the first instance holding the owner', WAIT, async () => {
+      const { rows } = await db.query<{ holder: string }>('SELECT holder FROM leases');
+      return rows.length === 1 && a.server.service.current?.leases?.acts(org) === true;
+    });
+    const logB: string[] = [];
+    const b = await startTeamInstance({
+      database,
+      sim,
+      clock,
+      leaseMs: LEASE_MS,
+      log: (level, message) => logB.push(`[${level}] ${message}`),
+    });
+    instances.push(b);
+    await until(
+      'the second instance seeing the apps',
+      WAIT,
+      () => b.server.service.current?.engine.get(apps.review)?.state === 'Down',
+    );
+    return { cloud, clock, db, database, org, apps, a, b, logB };
+  }
+
+  /** The lease runs out under `from` (a stall longer than the lease) and `to` takes it at its round. */
+  async function takeOver(w: World, from: TeamInstance, to: TeamInstance): Promise<void> {
+    await w.db.query('UPDATE leases SET expires_at = 0');
+    await to.server.service.current!.leases!.runRound();
+    await until('the owner taken over', WAIT, () => to.server.service.current!.leases!.acts(w.org));
+    // What a stalled holder believes: it holds the owner still (its own round has not run).
+    expect(from.server.service.current!.leases!.acts(w.org)).toBe(true);
+  }
+
+  it('an instance that lost its lease unawares hands a wake and a keep-awake over', async () => {
+    const w = await world();
+    await takeOver(w, w.a, w.b);
+    const wake = await w.a.call<AppView>(
+      'POST',
+      `/api/apps/${w.apps.review}/_wake?wait=true&timeoutMs=${20 * MINUTE}`,
+    );
+    expect(wake.status).toBe(200);
+    expect(wake.body.state).toBe('Up');
+    expect(sim!.calls.get(START)).toBe(1);
+    expect(w.a.server.service.current!.leases!.acts(w.org)).toBe(false);
+
+    // The other way round: the second instance stalls, the first takes the owner back.
+    await takeOver(w, w.b, w.a);
+    const keepUntil = w.clock.now() + 2 * HOUR;
+    const kept = await w.b.call<AppView>('POST', `/api/apps/${w.apps.docs}/_keep-awake`, {
+      until: keepUntil,
+    });
+    expect(kept.status).toBe(200);
+    expect(w.a.server.service.current!.engine.get(w.apps.docs)?.keepAwakeUntil).toBe(keepUntil);
+    const entries = await w.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM history WHERE app_id = $1 AND kind = 'keep-awake'",
+      [w.apps.docs],
+    );
+    expect(entries.rows).toEqual([{ n: 1 }]);
+  }, 120_000);
+
+  it('wakes asked while PostgreSQL is down are kept, written when it is back, and acted on', async () => {
+    const w = await world();
+    const proxyA = await until('the holder wake proxy', WAIT, () => w.a.proxyUrl());
+    // A new connection each time: the crash ended the test's own.
+    const lastRequestAt = async (appId: string) => {
+      const client = new pg.Client({ connectionString: w.database });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ at: string | null }>(
+          'SELECT last_request_at AS at FROM app_state WHERE app_id = $1',
+          [appId],
+        );
+        return rows[0]?.at == null ? null : Number(rows[0].at);
+      } finally {
+        await client.end();
+      }
+    };
+    cluster.crash();
+    try {
+      // At the instance not holding the owner: handed over, the database away.
+      const atB = w.b.call<AppView>(
+        'POST',
+        `/api/apps/${w.apps.review}/_wake?wait=true&timeoutMs=${30 * MINUTE}`,
+      );
+      // At the holder: its own write refused, handed over too.
+      const atA = w.a.call<AppView>(
+        'POST',
+        `/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${30 * MINUTE}`,
+      );
+      await until('the hand-over kept at the second instance', WAIT, () =>
+        w.logB.some((l) => l.includes('could not be handed to the instance acting on it')),
+      );
+      // Traffic of the awake app at the holder while the database is away.
+      const visitedAt = w.clock.now();
+      expect(await visit(proxyA, 'docs.example.test')).toBe(200);
+      cluster.startAgain();
+      const [b, a] = await Promise.all([atB, atA]);
+      expect([b.status, b.body.state]).toEqual([200, 'Up']);
+      expect([a.status, a.body.state]).toEqual([200, 'Up']);
+      expect(sim!.calls.get(START)).toBe(2);
+      await until('the traffic seen meanwhile written', WAIT, async () => {
+        const at = await lastRequestAt(w.apps.docs);
+        return at !== null && at >= visitedAt;
+      });
+    } finally {
+      if (
+        !(await cluster.createDatabase().then(
+          () => true,
+          () => false,
+        ))
+      )
+        cluster.startAgain();
+    }
+  }, 180_000);
+
+  it('a starved pool answers 503 past its queue, never 500', async () => {
+    const w = await world();
+    const small = await startTeamInstance({
+      database: w.database,
+      sim: sim!,
+      clock: w.clock,
+      leaseMs: LEASE_MS,
+      poolSize: 1,
+    });
+    instances.push(small);
+    await until(
+      'the small instance seeing the apps',
+      WAIT,
+      () => small.server.service.current?.engine.get(w.apps.docs) !== undefined,
+    );
+    const locker = new pg.Client({ connectionString: w.database });
+    await locker.connect();
+    clients.push(locker);
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE history IN ACCESS EXCLUSIVE MODE');
+    const answers: { status: number; body: unknown }[] = [];
+    const reads = Array.from({ length: 40 }, () =>
+      small.call('GET', `/api/apps/${w.apps.docs}/history`).then((r) => answers.push(r)),
+    );
+    await until('the reads past the queue answered', WAIT, () => answers.length > 0);
+    await locker.query('COMMIT');
+    await Promise.all(reads);
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(statuses).toContain(503);
+    expect(statuses).toContain(200);
+    const refused = answers.find((r) => r.status === 503)!.body as { error: { message: string } };
+    expect(refused.error.message).toMatch(/wait for a connection of this instance's pool/);
+  }, 120_000);
+
+  it('/readyz says bus while the bus does not listen', async () => {
+    const w = await world();
+    const ready = async (i: TeamInstance) => {
+      const res = await fetch(`${i.server.url}/readyz`);
+      return `${res.status} ${(await res.text()).trim()}`;
+    };
+    await until('the second instance ready', WAIT, async () => (await ready(w.b)) === '200 ready');
+    await w.b.server.service.current!.bus!.close();
+    expect(await ready(w.b)).toBe('503 bus');
+    expect(await ready(w.a)).toBe('200 ready');
+  }, 120_000);
+});
