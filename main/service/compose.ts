@@ -114,8 +114,8 @@ function keeperFor(
     // only, no app adopted yet, has its lease too and is balanced like the others.
     owners: () => [...owners(), ...config.routes().map((r) => r.ownerId), ...engine().ruleOwnerIds()],
     onTaken: (taken) => engine().reloadOwners(taken),
-    onActive: (active) => {
-      engine().actOn(active);
+    onActive: async (active) => {
+      const acting = engine().actOn(active);
       // An owner with no app yet (a rule's): its list is read now, not at the next sweep.
       const known = owners();
       if (active.some((o) => !known.has(o))) {
@@ -126,6 +126,7 @@ function keeperFor(
           );
       }
       sync().takeOver(active); // the requests left for them
+      await acting;
     },
     onLetGo: () => engine().settled(),
     onRound: (others) => {

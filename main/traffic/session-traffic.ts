@@ -64,8 +64,15 @@ export class SessionTraffic {
 
   start(): Promise<void> {
     this.follower?.start();
-    this.offConfig = this.options.config.onChange(() => void this.syncProxy());
+    this.offConfig = this.options.config.onChange(() => this.followConfig());
     return this.syncProxy();
+  }
+
+  /** The routes or settings changed: the wake proxy follows; a failure is logged, the next change tries again. */
+  private followConfig(): void {
+    this.syncProxy().catch((error: unknown) =>
+      this.options.log?.('error', `the wake proxy could not follow the settings: ${describeError(error)}`),
+    );
   }
 
   async close(): Promise<void> {
