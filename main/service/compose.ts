@@ -67,7 +67,7 @@ export interface Parts {
   problem: string | null;
   log?: Log;
   /** What else runs with the session (the demo's simulator and traffic): stopped after the engine. */
-  onClose?: () => Promise<void> | void;
+  onClose?: () => Promise<void>;
   /** Wait (up to 5 s) for the engine's first read of Clever Cloud before answering. */
   waitFirstSweep: boolean;
   /** The port the engine is given (see SessionOptions.enginePort). */
@@ -152,7 +152,7 @@ export async function compose(parts: Parts): Promise<Session> {
     ? await life.start(
         'the settings shared by the instances',
         () => agreeOnLeaseTime(new PgSettings(team.store), instanceId, team.leaseMs, log),
-        () => undefined,
+        async () => undefined,
       )
     : undefined;
   const keeper = team
@@ -220,21 +220,19 @@ export async function compose(parts: Parts): Promise<Session> {
     () => engine.start(),
     () => engine.stop(),
   );
-  life.started(
-    'the routes and settings listener',
-    config.onChange(() => {
-      engine.configChanged();
-      // A route of an owner no instance holds yet: its lease row, and maybe its lease, at once.
-      keeper
-        ?.runRound()
-        .catch((error: unknown) => log?.('warn', `a lease round failed: ${describeError(error)}`));
-    }),
-  );
+  const offConfig = config.onChange(() => {
+    engine.configChanged();
+    // A route of an owner no instance holds yet: its lease row, and maybe its lease, at once.
+    keeper
+      ?.runRound()
+      .catch((error: unknown) => log?.('warn', `a lease round failed: ${describeError(error)}`));
+  });
+  life.started('the routes and settings listener', async () => offConfig());
   if (sync) {
     const s = sync;
     await life.start(
       'the sync between instances',
-      () => s.start(),
+      async () => s.start(),
       () => s.stop(),
     );
   }
@@ -253,7 +251,7 @@ export async function compose(parts: Parts): Promise<Session> {
     const follower = new EventFollower({ engine, source: socket, ...(log ? { log } : {}) });
     await life.start(
       'the event socket',
-      () => follower.start(),
+      async () => follower.start(),
       () => follower.stop(),
     );
   }

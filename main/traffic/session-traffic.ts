@@ -20,7 +20,7 @@ export interface SessionTrafficOptions {
   clock: Clock;
   /** The access-log stream of an app; null when the Clever Cloud port has none. */
   accessLogs: AccessLogSource | null;
-  upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
+  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
   expectedWakeMs: (appId: string) => Promise<number | null>;
   log?: Log;
   /** One port (--one-port): the wake proxy is served on the server's port only, never its own. */
