@@ -80,7 +80,7 @@ export async function apiEconomy(n: number, owners: number): Promise<EconomyResu
   }
   const perHour = port.totalCalls - before;
   await engine.stop();
-  store.close();
+  await store.close();
   const naivePerHour = 2 * n * 120;
   return {
     name: `API calls, ${n} apps across ${owners} owners`,

@@ -37,7 +37,7 @@ export async function engineTick(n: number, owners = 10): Promise<Result[]> {
   }
   if (process.env.BENCH_VERBOSE) console.log('sweeps', sweeps.map((x) => Math.round(x)).join(' '));
   await engine.stop();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return [
     { name: `engine: first run (every app initialised) for ${n} apps`, unit: 'ms', ...stats([initMs]) },

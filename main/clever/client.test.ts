@@ -351,7 +351,7 @@ describe('the access-log stream', () => {
       },
     });
     // The stream is open once it has given the request made before it.
-    await until('the first request on the stream', 20_000, () => seen.length > 0);
+    await until('the first request on the stream', 20_000, async () => seen.length > 0);
     cloud.recordRequest(app.id, { path: '/b' });
     await reading;
     expect(seen.map((s) => s.split(':')[1])).toEqual(['/a', '/b']);

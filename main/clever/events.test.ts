@@ -78,7 +78,7 @@ describe('the event socket against the simulator', () => {
         if (e.type === 'DEPLOYMENT_ACTION_END') controller.abort();
       }
     })();
-    await until('the event socket to follow the platform', 20_000, () => sim.eventSockets() > 0);
+    await until('the event socket to follow the platform', 20_000, async () => sim.eventSockets() > 0);
     cloud.start(org.id, app.id);
     await reading;
     expect(seen.map((e) => `${e.type} ${e.appId} ${e.data.state}`)).toEqual([
@@ -99,7 +99,7 @@ describe('the event socket against the simulator', () => {
         controller.abort();
       }
     })();
-    await until('the event socket to follow the platform', 30_000, () => sim.eventSockets() > 0);
+    await until('the event socket to follow the platform', 30_000, async () => sim.eventSockets() > 0);
     // Silent for longer than a watchdog armed on the assumed delay would allow (1.25 x 15 s).
     await new Promise((r) => setTimeout(r, 19_000));
     cloud.start(org.id, app.id);
@@ -167,7 +167,7 @@ describe('an app that finished starting, seen through the event socket', () => {
     follower.start();
     try {
       await h.eventually(() => h.state(app.id) === 'Down', 'Down');
-      await until('the follower on the event socket', 20_000, () => h.sim.eventSockets() > 0);
+      await until('the follower on the event socket', 20_000, async () => h.sim.eventSockets() > 0);
       await h.engine.wake(app.id, 'dashboard');
       const asked = h.engine.get(app.id)!.firstStartAskedAt!;
       await h.eventually(() => h.state(app.id) === 'Up', 'Up', 20_000);

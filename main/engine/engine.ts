@@ -14,6 +14,7 @@
  * (requests.ts) and the journal, the one door for writes (journal.ts).
  */
 import { type AppRecord, newRecord, type ReaperState, type TrafficSource } from '../../shared/domain.ts';
+import { describeError } from '../../shared/log.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import type { ListedApp, Rule } from '../../shared/rules.ts';
 import type { Schedule } from '../../shared/schedule.ts';
@@ -444,7 +445,15 @@ export class Engine {
    * and decide now, without waiting for a pace.
    */
   nudge(appId: string): void {
-    if (this.core.running && this.core.records.has(appId)) void this.evaluator.evaluate(appId);
+    if (!this.core.running || !this.core.records.has(appId)) return;
+    this.evaluator
+      .evaluate(appId)
+      .catch((error: unknown) =>
+        this.deps.log?.(
+          'warn',
+          `reading ${appId} after a Clever Cloud event failed: ${describeError(error)}`,
+        ),
+      );
   }
 
   /** Read every app now (after the machine wakes from sleep, or when asked). */

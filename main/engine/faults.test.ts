@@ -53,6 +53,8 @@ const cases = (Object.keys(POINTS) as Point[]).flatMap((point) =>
 describe('faults at every point of a sleep and of a wake', () => {
   let h: LiveHarness;
   const apps = new Map<string, { id: string; path: 'sleep' | 'wake'; fault: Fault }>();
+  /** The dashboard wakes that failed, by app (none should: the engine tells a fault in the app's state). */
+  const wakeFailures = new Map<string, unknown>();
 
   beforeAll(async () => {
     h = await liveHarness({
@@ -80,7 +82,9 @@ describe('faults at every point of a sleep and of a wake', () => {
         }
         if (p.path === 'wake' && !woken && e.record.state === 'Down') {
           woken = true;
-          setTimeout(() => void h.engine.wake(app.id, 'dashboard'), 20);
+          setTimeout(() => {
+            h.engine.wake(app.id, 'dashboard').catch((error: unknown) => wakeFailures.set(app.id, error));
+          }, 20);
         }
       });
     }
@@ -99,6 +103,7 @@ describe('faults at every point of a sleep and of a wake', () => {
   it.each(cases)('$fault at the $point', async ({ point, fault }) => {
     const { id, path, fault: injected } = apps.get(`${point}|${fault}`)!;
     const history = await h.store.historyOf(id, 200);
+    expect(wakeFailures.get(id)).toBeUndefined();
     expect(history.filter((e) => e.to === 'Error').map((e) => e.reason)).toEqual([]);
     expect(h.state(id)).toBe(path === 'sleep' ? 'Down' : 'Up');
     const sim = h.cloud.apps.get(id)!;

@@ -139,7 +139,7 @@ export class Scheduler {
   private armSweep(delay: number): void {
     if (!this.core.running) return;
     this.sweepTimer = this.core.deps.clock.setTimeout(() => {
-      void this.runSweep().finally(() => {
+      this.background('a sweep', this.runSweep(), () => {
         const now = this.core.deps.clock.now();
         this.armSweep(this.nextTick(this.core.settings.intervalMs, now + FLOOR_MS));
       });
@@ -149,11 +149,22 @@ export class Scheduler {
   private armFast(delay: number): void {
     if (!this.core.running) return;
     this.fastTimer = this.core.deps.clock.setTimeout(() => {
-      void this.runFast().finally(() => {
+      this.background('a fast tick', this.runFast(), () => {
         const now = this.core.deps.clock.now();
         this.armFast(this.nextTick(this.core.settings.fastIntervalMs, now + FLOOR_MS));
       });
     }, delay);
+  }
+
+  /**
+   * Work a timer started, that nobody awaits: a failure is logged, saying what failed, and the loop
+   * goes on (`then` runs either way, as a `finally` would).
+   */
+  private background(what: string, work: Promise<void>, then: () => void = () => {}): void {
+    work.then(then, (error: unknown) => {
+      this.core.deps.log?.('error', `${what} failed: ${describeError(error, { stack: true })}`);
+      then();
+    });
   }
 
   /** Keep one timer armed for the earliest due time (a timer that fires early just re-arms). */
@@ -167,7 +178,7 @@ export class Scheduler {
     const handle = this.core.deps.clock.setTimeout(
       () => {
         this.dueTimer = null;
-        void this.runDue();
+        this.background('a due check', this.runDue());
       },
       Math.max(0, at - this.core.deps.clock.now()),
     );
@@ -227,8 +238,9 @@ export class Scheduler {
       const message = describeError(error);
       this.core.deps.log?.('warn', `cannot list the applications of ${ownerId}: ${message}`);
       if (sweep) this.core.emit({ type: 'owner-unreachable', ownerId, message });
-      for (const appId of appIds)
-        void this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`);
+      await Promise.all(
+        appIds.map((appId) => this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`)),
+      );
       return null;
     }
   }

@@ -173,10 +173,10 @@ describe.skipIf(skip !== null)(
               headers: { authorization: `Bearer ${TOKEN}` },
             }).catch(() => {});
           }
-          await until(`the ${call} at Clever Cloud's door`, 30_000, () => (door.hits ?? 0) > 0, 2);
+          await until(`the ${call} at Clever Cloud's door`, 30_000, async () => (door.hits ?? 0) > 0, 2);
           const victim = await until('the instance holding the owner', 5_000, holder, 2);
           if (point === 'answered')
-            await until(`the ${call} carried out`, 5_000, () => carried[call] > before, 1);
+            await until(`the ${call} carried out`, 5_000, async () => carried[call] > before, 1);
           victim.child.kill('SIGKILL');
           const killedAt = Date.now();
           const replacement = serve();
@@ -193,7 +193,7 @@ describe.skipIf(skip !== null)(
           expect(`${call} ${point}: ${carried[call] - before} carried out`).toBe(
             `${call} ${point}: 1 carried out`,
           );
-          await until('the killed instance gone', 5_000, () => victim.child.signalCode === 'SIGKILL');
+          await until('the killed instance gone', 5_000, async () => victim.child.signalCode === 'SIGKILL');
           await replacement;
         }
 

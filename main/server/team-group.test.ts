@@ -86,14 +86,14 @@ describe.skipIf(skip !== null)(`a group across instances${skip ? ` (skipped: ${s
         instances.push(b);
         const acting = (i: TeamInstance) => i.server.service.current?.leases?.activeOwners() ?? [];
         // Balanced: each instance acts on one owner (the first gives one back at its next round).
-        await until('each instance acting on one owner', 20_000, () => {
+        await until('each instance acting on one owner', 20_000, async () => {
           const [ownersA, ownersB] = [acting(a), acting(b)];
           return ownersA.length === 1 && ownersB.length === 1 && ownersA[0] !== ownersB[0];
         });
         const frontHolder = acting(a)[0] === acme.id ? a : b;
         const other = frontHolder === a ? b : a;
         for (const i of [a, b]) {
-          await until('both members seen asleep', 20_000, () =>
+          await until('both members seen asleep', 20_000, async () =>
             [front.id, api.id].every((id) => i.server.service.current!.engine.get(id)?.state === 'Down'),
           );
         }
@@ -101,12 +101,12 @@ describe.skipIf(skip !== null)(`a group across instances${skip ? ` (skipped: ${s
         const askedAt = at === 'other instance' ? other : frontHolder;
         const woken = await askedAt.call<AppView>('POST', `/api/apps/${front.id}/_wake`);
         expect(woken.status).toBe(200);
-        await until('every member started on Clever Cloud', 30_000, () =>
+        await until('every member started on Clever Cloud', 30_000, async () =>
           [front, api].every((app) => cloud.apps.get(app.id)!.state === 'SHOULD_BE_UP'),
         );
         // Each member's holder reads it Up, and the other instance sees it so through the bus.
         for (const i of [a, b]) {
-          await until('both members Up on every instance', 30_000, () =>
+          await until('both members Up on every instance', 30_000, async () =>
             [front.id, api.id].every((id) => i.server.service.current!.engine.get(id)?.state === 'Up'),
           );
         }

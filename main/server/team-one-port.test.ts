@@ -75,7 +75,11 @@ describe.skipIf(skip !== null)(
       const b = await startTeamInstance({ database, sim, clock, leaseMs: 1500, onePort: true });
       instances.push(b);
       for (const i of [a, b]) {
-        await until('the route known', 15_000, () => i.server.service.current?.traffic.wakeProxy != null);
+        await until(
+          'the route known',
+          15_000,
+          async () => i.server.service.current?.traffic.wakeProxy != null,
+        );
         const answer = await visit(i.server.url, 'shop.example.test');
         expect(answer.body).not.toContain('no app is routed');
         expect(answer.status).not.toBe(404);

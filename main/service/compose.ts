@@ -70,7 +70,7 @@ export interface Parts {
   problem: string | null;
   log?: Log;
   /** What else runs with the session (the demo's simulator and traffic): stopped after the engine. */
-  onClose?: () => Promise<void> | void;
+  onClose?: () => Promise<void>;
   /** Wait (up to 5 s) for the engine's first read of Clever Cloud before answering. */
   waitFirstSweep: boolean;
   /** The port the engine is given (see SessionOptions.enginePort). */
@@ -120,8 +120,8 @@ function keeperFor(
     // only, no app adopted yet, has its lease too and is balanced like the others.
     owners: () => [...owners(), ...config.routes().map((r) => r.ownerId), ...engine().ruleOwnerIds()],
     onTaken: (taken) => engine().reloadOwners(taken),
-    onActive: (active) => {
-      engine().actOn(active);
+    onActive: async (active) => {
+      const acting = engine().actOn(active);
       // An owner with no app yet (a rule's): its list is read now, not at the next sweep.
       const known = owners();
       if (active.some((o) => !known.has(o))) {
@@ -132,6 +132,7 @@ function keeperFor(
           );
       }
       sync().takeOver(active); // the requests left for them
+      await acting;
     },
     onLetGo: () => engine().settled(),
     onRound: (others) => {
@@ -157,7 +158,7 @@ export async function compose(parts: Parts): Promise<Session> {
     ? await life.start(
         'the settings shared by the instances',
         () => agreeOnLeaseTime(new PgSettings(team.store), instanceId, team.leaseMs, log),
-        () => undefined,
+        async () => undefined,
       )
     : undefined;
   const keeper = team
@@ -231,21 +232,19 @@ export async function compose(parts: Parts): Promise<Session> {
     () => engine.start(),
     () => engine.stop(),
   );
-  life.started(
-    'the routes and settings listener',
-    config.onChange(() => {
-      engine.configChanged();
-      // A route of an owner no instance holds yet: its lease row, and maybe its lease, at once.
-      keeper
-        ?.runRound()
-        .catch((error: unknown) => log?.('warn', `a lease round failed: ${describeError(error)}`));
-    }),
-  );
+  const offConfig = config.onChange(() => {
+    engine.configChanged();
+    // A route of an owner no instance holds yet: its lease row, and maybe its lease, at once.
+    keeper
+      ?.runRound()
+      .catch((error: unknown) => log?.('warn', `a lease round failed: ${describeError(error)}`));
+  });
+  life.started('the routes and settings listener', async () => offConfig());
   if (sync) {
     const s = sync;
     await life.start(
       'the sync between instances',
-      () => s.start(),
+      async () => s.start(),
       () => s.stop(),
     );
   }
@@ -264,7 +263,7 @@ export async function compose(parts: Parts): Promise<Session> {
     const follower = new EventFollower({ engine, source: socket, ...(log ? { log } : {}) });
     await life.start(
       'the event socket',
-      () => follower.start(),
+      async () => follower.start(),
       () => follower.stop(),
     );
   }

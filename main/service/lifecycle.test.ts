@@ -32,7 +32,9 @@ describe('Lifecycle', () => {
   it('stops the parts last started first, each stop ended before the next begins', async () => {
     const { events, log, part } = recorder();
     const life = new Lifecycle(log);
-    life.started('store', () => void events.push('stopped store'));
+    life.started('store', async () => {
+      events.push('stopped store');
+    });
     for (const name of ['bus', 'engine', 'keeper']) {
       const p = part(name);
       expect(await life.start(name, p.start, p.stop)).toBe(name);
@@ -102,7 +104,9 @@ describe('Lifecycle', () => {
     const { lines, log } = recorder();
     const life = new Lifecycle(log);
     const stopped: string[] = [];
-    life.started('first', () => void stopped.push('first'));
+    life.started('first', async () => {
+      stopped.push('first');
+    });
     life.started('broken', () => {
       throw new Error('no such handle');
     });

@@ -13,7 +13,7 @@ export interface StopFailure {
 }
 
 export class Lifecycle {
-  private readonly parts: { name: string; stop: () => Promise<void> | void }[] = [];
+  private readonly parts: { name: string; stop: () => Promise<void> }[] = [];
   private readonly log: Log | undefined;
   private stopping: Promise<StopFailure[]> | null = null;
 
@@ -25,11 +25,7 @@ export class Lifecycle {
    * Start a part (awaited) and note its stop. When the start fails, the parts started before are
    * stopped (their failures reported) and the start's error is rethrown.
    */
-  async start<T>(
-    name: string,
-    start: () => Promise<T> | T,
-    stop: (part: T) => Promise<void> | void,
-  ): Promise<T> {
+  async start<T>(name: string, start: () => Promise<T>, stop: (part: T) => Promise<void>): Promise<T> {
     if (this.stopping) throw new Error(`${name} cannot start: the session is stopping`);
     let part: T;
     try {
@@ -43,7 +39,7 @@ export class Lifecycle {
   }
 
   /** Note the stop of something already running (a subscription, a store opened before). */
-  started(name: string, stop: () => Promise<void> | void): void {
+  started(name: string, stop: () => Promise<void>): void {
     this.parts.push({ name, stop });
   }
 

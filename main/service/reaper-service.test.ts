@@ -160,7 +160,7 @@ describe('the reaper service', () => {
     const { api, events } = await start();
     events.length = 0;
     await api.updateSettings({ killSwitch: true });
-    await until('the settings and the apps pushed', 10_000, () =>
+    await until('the settings and the apps pushed', 10_000, async () =>
       ['settings', 'apps'].every((type) => events.some((e) => e.type === type)),
     );
     expect(events.find((e) => e.type === 'settings')).toMatchObject({ settings: { killSwitch: true } });

@@ -247,7 +247,10 @@ export class ReaperService {
 
   /** Tell the dashboards that the status changed (a problem came or went, the wake proxy moved). */
   private pushStatus(): void {
-    void this.status().then((status) => this.emit({ type: 'status', status }));
+    this.status().then(
+      (status) => this.emit({ type: 'status', status }),
+      (error: unknown) => this.deps.log?.('warn', `the status could not be read: ${describeError(error)}`),
+    );
   }
 
   private emit(event: ReaperEvent): void {

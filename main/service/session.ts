@@ -118,7 +118,12 @@ export function createSessionFactory(options: SessionOptions): SessionFactory {
             log?.('warn', `the demo's traffic for ${appId} was not counted: ${describeError(error)}`);
           });
         });
-        session = await compose({ ...common, clever, enginePort: observed(clever), onClose: stop });
+        session = await compose({
+          ...common,
+          clever,
+          enginePort: observed(clever),
+          onClose: async () => stop(),
+        });
         return session;
       }
       const simulator = await startSimulatorServer({ cloud: scenario.cloud });

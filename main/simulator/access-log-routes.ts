@@ -76,7 +76,7 @@ export function accessLogRoutes(
       // Both paths are in use (the clients' and the OpenAPI's); which one is canonical is unconfirmed.
       method: 'GET',
       pattern: /^\/v4\/(?:accesslogs|logs)\/organisations\/([^/]+)\/applications\/([^/]+)\/accesslogs$/,
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = replies.appOf(ctx, owner, appId!);
         if (app) streamAccessLogs(ctx, app);
       },

@@ -17,17 +17,17 @@ import {
 export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
   const { send, fail, ownerOf, appOf } = replies;
   return [
-    { method: 'GET', pattern: /^\/v2\/self$/, handler: (ctx) => send(ctx, 200, userView(cloud)) },
+    { method: 'GET', pattern: /^\/v2\/self$/, handler: async (ctx) => send(ctx, 200, userView(cloud)) },
     {
       method: 'GET',
       pattern: /^\/v2\/organisations$/,
       // Like the real list, it holds the personal space too (clients filter on the orga_ prefix).
-      handler: (ctx) => send(ctx, 200, [cloud.user, ...cloud.organisations].map(organisationView)),
+      handler: async (ctx) => send(ctx, 200, [cloud.user, ...cloud.organisations].map(organisationView)),
     },
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications$`),
-      handler: (ctx, [owner]) => {
+      handler: async (ctx, [owner]) => {
         const ownerId = ownerOf(ctx, owner);
         if (ownerId) send(ctx, 200, cloud.appsOf(ownerId).map(applicationView));
       },
@@ -35,7 +35,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (app) send(ctx, 200, applicationView(app));
       },
@@ -43,7 +43,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'POST',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (!app) return;
         const { deploymentId } = cloud.start(app.ownerId, app.id);
@@ -53,7 +53,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (app)
           send(
@@ -66,7 +66,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'DELETE',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/instances$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (!app) return;
         cloud.stop(app.ownerId, app.id);
@@ -76,7 +76,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/deployments$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (!app) return;
         const limit = Number(ctx.url.searchParams.get('limit') ?? '1000');
@@ -88,7 +88,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/deployments/([^/]+)$`),
-      handler: (ctx, [owner, appId, depId]) => {
+      handler: async (ctx, [owner, appId, depId]) => {
         const app = appOf(ctx, owner, appId!);
         if (!app) return;
         const d = cloud.deployments(app).find((x) => x.uuid === decodeURIComponent(depId!));
@@ -99,7 +99,7 @@ export function appRoutes(cloud: SimulatedCloud, replies: Replies): Route[] {
     {
       method: 'GET',
       pattern: new RegExp(`^/v2/${OWNER}/applications/([^/]+)/vhosts$`),
-      handler: (ctx, [owner, appId]) => {
+      handler: async (ctx, [owner, appId]) => {
         const app = appOf(ctx, owner, appId!);
         if (app)
           send(

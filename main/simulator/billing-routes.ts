@@ -9,7 +9,7 @@ export function billingRoutes(replies: Replies): Route[] {
       // The console's price system: zone_id and currency are both required (OpenAPI getPriceSystem).
       method: 'GET',
       pattern: /^\/v4\/billing\/price-system$/,
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const zone = ctx.url.searchParams.get('zone_id');
         const currency = ctx.url.searchParams.get('currency');
         if (!zone || !currency) return v4Fail(ctx, 400, 'zone_id and currency are required');
@@ -22,7 +22,7 @@ export function billingRoutes(replies: Replies): Route[] {
       // An owner's price system (clever-client.js GetPriceSystemCommand): zone_id, in its currency.
       method: 'GET',
       pattern: /^\/v4\/billing\/organisations\/([^/]+)\/price-system$/,
-      handler: (ctx, [owner]) => {
+      handler: async (ctx, [owner]) => {
         const ownerId = ownerOf(ctx, owner);
         if (!ownerId) return;
         const zone = ctx.url.searchParams.get('zone_id') ?? 'par';

@@ -9,7 +9,7 @@ import { message } from './views.ts';
 export interface Route {
   method: string;
   pattern: RegExp;
-  handler: (ctx: Ctx, params: string[]) => Promise<void> | void;
+  handler: (ctx: Ctx, params: string[]) => Promise<void>;
 }
 
 export interface Ctx {

@@ -8,7 +8,7 @@ import { SqliteStore } from './sqlite/sqlite-store.ts';
 
 const NOW = Date.UTC(2026, 6, 1, 12);
 
-function seed(store: SqliteStore, count: number, ageDays: number) {
+async function seed(store: SqliteStore, count: number, ageDays: number) {
   const history: HistoryEntry[] = [];
   for (let n = 0; n < count; n++) {
     history.push({
@@ -21,7 +21,7 @@ function seed(store: SqliteStore, count: number, ageDays: number) {
       reason: 'idle',
     });
   }
-  store.commit({ history });
+  await store.commit({ history });
 }
 
 const count = (store: SqliteStore, where = '1') =>
@@ -30,9 +30,9 @@ const count = (store: SqliteStore, where = '1') =>
 describe('the history retention', () => {
   it('deletes the entries older than the retention and keeps the others', async () => {
     const store = new SqliteStore(':memory:');
-    store.commit({ upsert: newRecord('app_old', 'orga_acme', 'old-reports', NOW), history: [] });
-    seed(store, 50, 200);
-    seed(store, 20, 179);
+    await store.commit({ upsert: newRecord('app_old', 'orga_acme', 'old-reports', NOW), history: [] });
+    await seed(store, 50, 200);
+    await seed(store, 20, 179);
     const retention = new HistoryRetention({ store, now: () => NOW, retentionDays: () => 180 });
     expect(await retention.runOnce()).toBe(50);
     expect(count(store)).toBe(20);
@@ -41,8 +41,8 @@ describe('the history retention', () => {
 
   it('deletes in small batches, letting other work run in between (never one long write)', async () => {
     const store = new SqliteStore(':memory:');
-    seed(store, 2000, 400);
-    seed(store, 10, 1);
+    await seed(store, 2000, 400);
+    await seed(store, 10, 1);
     const seenBetween: number[] = [];
     const retention = new HistoryRetention({
       store,
@@ -62,7 +62,7 @@ describe('the history retention', () => {
 
   it('follows the setting as it changes', async () => {
     const store = new SqliteStore(':memory:');
-    seed(store, 5, 40);
+    await seed(store, 5, 40);
     let days = 180;
     const retention = new HistoryRetention({ store, now: () => NOW, retentionDays: () => days });
     expect(await retention.runOnce()).toBe(0);
@@ -72,7 +72,7 @@ describe('the history retention', () => {
 
   it('stops with its store: a stopped retention runs no more', async () => {
     const store = new SqliteStore(':memory:');
-    seed(store, 5, 400);
+    await seed(store, 5, 400);
     const retention = new HistoryRetention({
       store,
       now: () => NOW,

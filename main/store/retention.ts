@@ -49,7 +49,11 @@ export class HistoryRetention {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.runOnce().finally(() => this.schedule(this.options.everyMs ?? HOUR));
+      const next = () => this.schedule(this.options.everyMs ?? HOUR);
+      this.runOnce().then(next, (error: unknown) => {
+        this.options.log?.('warn', `the history retention failed: ${describeError(error)}`);
+        next();
+      });
     }, ms);
     this.timer.unref?.();
   }

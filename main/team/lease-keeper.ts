@@ -37,12 +37,12 @@ export interface LeaseKeeperOptions {
   owners(): Iterable<string>;
   /** These owners were just taken: resolves once their records were read again; then they are acted on. */
   onTaken?(ownerIds: string[]): Promise<void>;
-  /** These owners are acted on from now on. */
-  onActive?(ownerIds: string[]): void;
+  /** These owners are acted on from now on (in the background: the round does not wait for it). */
+  onActive?(ownerIds: string[]): Promise<void>;
   /** These owners are no longer acted on (given back, or lost); resolves when their actions under way ended. */
   onLetGo?(ownerIds: string[]): Promise<void>;
   /** After each round: the owners this instance does not act on (their records, read for the dashboard). */
-  onRound?(others: string[]): Promise<void> | void;
+  onRound?(others: string[]): Promise<void>;
   log?: Log;
 }
 
@@ -256,6 +256,10 @@ export class LeaseKeeper {
       'info',
       `leases taken: ${taken.map((t) => `${t.owner} (token ${t.token})`).join(', ')}`,
     );
-    this.options.onActive?.(still);
+    this.options
+      .onActive?.(still)
+      .catch((error: unknown) =>
+        this.options.log?.('warn', `could not act on ${still.join(', ')}: ${describeError(error)}`),
+      );
   }
 }

@@ -95,7 +95,7 @@ export async function liveHarness(
     async close() {
       await engine.stop();
       await sim.close();
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

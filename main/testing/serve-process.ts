@@ -105,7 +105,7 @@ export function serveProcess(options: ServeOptions): Promise<ServeProcess> {
 export async function until<T>(
   what: string,
   timeoutMs: number,
-  probe: () => T | null | false | Promise<T | null | false>,
+  probe: () => Promise<T | null | false>,
   everyMs = 20,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;

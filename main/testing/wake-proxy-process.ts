@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     holdDeadlineMs: () => 120_000,
     clock: systemClock,
     stats: new TrafficStats(),
-    upstream: () => ({ origin, host }),
+    upstream: async () => ({ origin, host }),
     ...(connections
       ? { limits: { maxConnections: connections, maxConnectionsPerAddress: connections } }
       : {}),

@@ -55,7 +55,7 @@ function call(
 }
 
 async function withProxy(
-  upstream?: (appId: string, ownerId: string) => Upstream | Promise<Upstream>,
+  upstream?: (appId: string, ownerId: string) => Promise<Upstream>,
   holdDeadlineMs = 10 * MINUTE,
 ) {
   const stats = new TrafficStats();
@@ -110,7 +110,7 @@ describe('never a loop', () => {
     const app = await routed('circle', { hosts: ['circle.test'] }, { state: 'SHOULD_BE_UP' });
     // An upstream that points back at the proxy (a custom domain whose DNS names the reaper).
     let self = '';
-    const { proxy, port } = await withProxy(() => ({ origin: self, host: 'circle.test' }));
+    const { proxy, port } = await withProxy(async () => ({ origin: self, host: 'circle.test' }));
     self = `http://127.0.0.1:${port}`;
 
     const marked = await call(port, 'circle.test', { headers: { via: `1.1 other-proxy, 1.1 ${proxy.via}` } });

@@ -20,7 +20,7 @@ export interface SessionTrafficOptions {
   clock: Clock;
   /** The access-log stream of an app; null when the Clever Cloud port has none. */
   accessLogs: AccessLogSource | null;
-  upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
+  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
   expectedWakeMs: (appId: string) => Promise<number | null>;
   log?: Log;
   /** One port (--one-port): the wake proxy is served on the server's port only, never its own. */
@@ -64,8 +64,15 @@ export class SessionTraffic {
 
   start(): Promise<void> {
     this.follower?.start();
-    this.offConfig = this.options.config.onChange(() => void this.syncProxy());
+    this.offConfig = this.options.config.onChange(() => this.followConfig());
     return this.syncProxy();
+  }
+
+  /** The routes or settings changed: the wake proxy follows; a failure is logged, the next change tries again. */
+  private followConfig(): void {
+    this.syncProxy().catch((error: unknown) =>
+      this.options.log?.('error', `the wake proxy could not follow the settings: ${describeError(error)}`),
+    );
   }
 
   async close(): Promise<void> {

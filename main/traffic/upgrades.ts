@@ -47,10 +47,7 @@ export interface UpgradeDeps {
   holdDeadlineMs: () => number;
   expectedWakeMs?: (appId: string) => Promise<number | null>;
   appFor: (host: string) => string | undefined;
-  upstream: (
-    appId: string,
-    ownerId: string,
-  ) => { origin: string; host: string } | Promise<{ origin: string; host: string }>;
+  upstream: (appId: string, ownerId: string) => Promise<{ origin: string; host: string }>;
   target: (upstream: { origin: string; host: string }) => { https: boolean; hostname: string; port: number };
   /** This reaper's Via pseudonym (loop-guard.ts): an upgrade that came through here gets 508. */
   via: string;
@@ -80,7 +77,7 @@ export class Upgrades {
       this.deps.log?.('info', `wake proxy: an upgraded client connection failed: ${error.message}`);
       socket.destroy();
     });
-    this.handle(req, socket, head)?.catch((error: unknown) => {
+    this.handle(req, socket, head).catch((error: unknown) => {
       this.deps.log?.(
         'warn',
         `wake proxy: upgrade: ${error instanceof Error ? error.message : String(error)}`,
@@ -100,7 +97,7 @@ export class Upgrades {
     socket.once('close', () => this.sockets.delete(socket));
   }
 
-  private handle(req: IncomingMessage, socket: Socket, head: Buffer): void | Promise<void> {
+  private async handle(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return answer(socket, 400, 'Clever Reaper only serves origin-form requests');
     const framing =
@@ -209,18 +206,15 @@ export class Upgrades {
     );
   }
 
-  private forward(
+  private async forward(
     appId: string,
     ownerId: string,
     counts: boolean,
     req: IncomingMessage,
     socket: Socket,
     head: Buffer,
-  ): void | Promise<void> {
-    const upstream = this.deps.upstream(appId, ownerId);
-    if (upstream instanceof Promise)
-      return upstream.then((u) => this.splice(appId, u, counts, req, socket, head));
-    this.splice(appId, upstream, counts, req, socket, head);
+  ): Promise<void> {
+    this.splice(appId, await this.deps.upstream(appId, ownerId), counts, req, socket, head);
   }
 
   /** The handshake to the app on a connection of its own; its answer relayed; a 101 spliced. */

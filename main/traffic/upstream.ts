@@ -12,7 +12,7 @@ const TTL_MS = 10 * 60_000;
 export function cleverUpstream(
   clever: Pick<CleverCloudPort, 'getApplication'>,
   options: { origin?: string; isOwnHost?: (host: string) => boolean } = {},
-): (appId: string, ownerId: string) => Upstream | Promise<Upstream> {
+): (appId: string, ownerId: string) => Promise<Upstream> {
   const cache = new Map<string, { upstream: Upstream; until: number }>();
   const read = async (appId: string, ownerId: string): Promise<Upstream> => {
     const app = await clever.getApplication(ownerId, appId);
@@ -26,8 +26,8 @@ export function cleverUpstream(
     cache.set(appId, { upstream, until: Date.now() + TTL_MS });
     return upstream;
   };
-  // Known: at once, without a promise (the wake proxy's hot path).
-  return (appId, ownerId) => {
+  // Known: from the cache, without a call (the wake proxy's hot path).
+  return async (appId, ownerId) => {
     const hit = cache.get(appId);
     return hit && hit.until > Date.now() ? hit.upstream : read(appId, ownerId);
   };

@@ -58,7 +58,7 @@ async function loggingUpstream() {
 }
 
 async function proxyOn(
-  to: (appId: string, ownerId: string) => Upstream | Promise<Upstream>,
+  to: (appId: string, ownerId: string) => Promise<Upstream>,
   options: { limits?: Partial<ProxyLimits>; statusEveryMs?: number; log?: string[] } = {},
 ) {
   proxy = new WakeProxy({
@@ -107,7 +107,7 @@ describe('request smuggling through the wake proxy', () => {
     await h.engine.start();
     await h.eventually(() => h!.state(app.id) === 'Up', 'Up');
     const logged = await loggingUpstream();
-    const port = await proxyOn(() => ({ origin: logged.url, host: 'shop.upstream.test' }));
+    const port = await proxyOn(async () => ({ origin: logged.url, host: 'shop.upstream.test' }));
     const smuggled = 'DELETE /other-app HTTP/1.1\r\nHost: victim.upstream.test\r\nContent-Length: 0\r\n\r\n';
     const methods = ['GET', 'HEAD', 'DELETE', 'OPTIONS', 'POST'];
     for (const method of methods) {
@@ -157,7 +157,7 @@ describe('two Host headers', () => {
     await h.engine.start();
     await h.eventually(() => h!.state(app.id) === 'Up', 'Up');
     const logged = await loggingUpstream();
-    const port = await proxyOn(() => ({ origin: logged.url, host: 'shop.upstream.test' }));
+    const port = await proxyOn(async () => ({ origin: logged.url, host: 'shop.upstream.test' }));
     const pairs = [
       ['Host: shop.test', 'Host: victim.test'],
       ['Host: victim.test', 'Host: shop.test'],

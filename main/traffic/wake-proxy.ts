@@ -70,7 +70,7 @@ export interface WakeProxyOptions {
   clock: Clock;
   stats: TrafficStats;
   /** Synchronous when known (the hot path then allocates no promise), a promise when it must be read. */
-  upstream: (appId: string, ownerId: string) => Upstream | Promise<Upstream>;
+  upstream: (appId: string, ownerId: string) => Promise<Upstream>;
   /** The usual duration of this app's wakes, for the waking page. */
   expectedWakeMs?: (appId: string) => Promise<number | null>;
   log?: Log;
@@ -216,11 +216,7 @@ export class WakeProxy {
       if (!res.headersSent) plain(res, 502, 'Clever Reaper could not reach the app');
       else res.destroy();
     };
-    try {
-      this.handle(req, res)?.catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    this.handle(req, res).catch(failed);
   }
 
   /** Answer one upgrade (a WebSocket): its own listener's, or one another server hands over. */
@@ -240,8 +236,8 @@ export class WakeProxy {
     return this.hosts.map.get(host) ?? this.options.engine.appForHost(host);
   }
 
-  /** Synchronous for an app that is up (the hot path); a promise while a sleeping app is held. */
-  private handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  /** Straight through for an app that is up (the hot path); held while a sleeping app wakes. */
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     if (!target.startsWith('/')) return plain(res, 400, 'Clever Reaper only serves origin-form requests');
     const framing = unframed(req) ?? duplicateHost(req);
@@ -429,16 +425,14 @@ export class WakeProxy {
   }
 
   /** Pass the request to the app, once its upstream is known. */
-  private forward(
+  private async forward(
     appId: string,
     ownerId: string,
     req: IncomingMessage,
     res: ServerResponse,
     counts = true,
-  ): void | Promise<void> {
-    const upstream = this.options.upstream(appId, ownerId);
-    if (upstream instanceof Promise) return upstream.then((u) => this.pass(appId, u, req, res, counts));
-    this.pass(appId, upstream, req, res, counts);
+  ): Promise<void> {
+    this.pass(appId, await this.options.upstream(appId, ownerId), req, res, counts);
   }
 
   /** Pass the request to the app and its answer back, streaming both ways (the hot path). */

@@ -33,7 +33,8 @@ function check(store: SqliteStore): void {
       errcode: 11,
     });
   }
-  store.loadRecords();
+  // Every record read, as loadRecords reads them, here on the handle: a damaged table throws now.
+  store.db.prepare('SELECT * FROM app_state').all();
   // A file that opens and reads may still refuse writes: a read-only mount that holds the -wal and
   // -shm files of a crash opens without a word. Write the schema version back (a real write
   // transaction, same value) so that such a place is found now, not at the first decision.
@@ -54,7 +55,8 @@ export function openDatastore(file: string, now: () => number = Date.now): Opene
         : null,
     };
   } catch (error) {
-    store?.close();
+    // Closed at once on the handle (the file may be moved aside next), not by the contract's close().
+    if (store?.db.isOpen) store.db.close();
     if (CORRUPT.has(sqliteCode(error) ?? -1) && existsSync(file)) {
       const aside = `${file}.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}`;
       try {

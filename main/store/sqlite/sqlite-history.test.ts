@@ -25,11 +25,11 @@ function record(appId: string, name: string): AppRecord {
 }
 
 /** Two apps with a day of history each; `shop` is released at the end (its name must stay). */
-function fixture() {
+async function fixture() {
   const store = new SqliteStore(':memory:');
-  store.commit({ upsert: record('app_review', 'idle-review'), history: [] });
-  store.commit({ upsert: record('app_shop', 'shop-staging'), history: [] });
-  store.commit({
+  await store.commit({ upsert: record('app_review', 'idle-review'), history: [] });
+  await store.commit({ upsert: record('app_shop', 'shop-staging'), history: [] });
+  await store.commit({
     history: [
       entry('app_review', T, {
         from: null,
@@ -79,7 +79,7 @@ function fixture() {
       }),
     ],
   });
-  store.commit({
+  await store.commit({
     remove: 'app_shop',
     history: [
       entry('app_shop', T + 4 * HOUR, {
@@ -97,8 +97,8 @@ function fixture() {
 const q = (input: Record<string, unknown>): HistoryQuery => historyQuerySchema.parse(input);
 
 describe('the history across apps', () => {
-  it('lists every app newest first, with the app names, a released app included', () => {
-    const store = fixture();
+  it('lists every app newest first, with the app names, a released app included', async () => {
+    const store = await fixture();
     const page = queryHistory(store.db, q({}));
     expect(page.entries.map((e) => e.at)).toEqual([...page.entries.map((e) => e.at)].sort((a, b) => b - a));
     expect(page.entries[0]).toMatchObject({
@@ -111,15 +111,15 @@ describe('the history across apps', () => {
     expect(appNames(store.db).get('app_shop')).toEqual({ name: 'shop-staging', ownerId: 'orga_acme' });
   });
 
-  it('keeps the latest name of an app renamed on Clever Cloud', () => {
-    const store = fixture();
-    store.commit({ upsert: record('app_review', 'review-42'), history: [] });
+  it('keeps the latest name of an app renamed on Clever Cloud', async () => {
+    const store = await fixture();
+    await store.commit({ upsert: record('app_review', 'review-42'), history: [] });
     const page = queryHistory(store.db, q({ appId: 'app_review', limit: 1 }));
     expect(page.entries[0]!.appName).toBe('review-42');
   });
 
-  it('filters by app, by state (into or out of it), by actor, by kind and by time range', () => {
-    const store = fixture();
+  it('filters by app, by state (into or out of it), by actor, by kind and by time range', async () => {
+    const store = await fixture();
     expect(queryHistory(store.db, q({ appId: 'app_review' })).entries).toHaveLength(5);
     const down = queryHistory(store.db, q({ state: 'Down' })).entries;
     expect(down.map((e) => `${e.from}->${e.to}`)).toEqual(['Down->WaitingForUp', 'WaitingForShutdown->Down']);
@@ -139,8 +139,8 @@ describe('the history across apps', () => {
     expect(window.entries.map((e) => e.at)).toEqual([T + 2 * HOUR, T + HOUR + MINUTE, T + HOUR, T + HOUR]);
   });
 
-  it('filters by cause: transitions into Error whose reason starts with it, the templated causes too', () => {
-    const store = fixture();
+  it('filters by cause: transitions into Error whose reason starts with it, the templated causes too', async () => {
+    const store = await fixture();
     const failed = queryHistory(store.db, q({ cause: CAUSES.startFailed })).entries;
     expect(failed.map((e) => e.reason)).toEqual([CAUSES.startFailed]);
     const unsafe = CAUSE_FILTERS.find((c) => c.label === 'unsafe last deployment')!;
@@ -151,8 +151,8 @@ describe('the history across apps', () => {
     expect(queryHistory(store.db, q({ cause: '%' })).entries).toEqual([]);
   });
 
-  it('pages by (time, id), newest first: no entry twice or missed, ties on the same millisecond included', () => {
-    const store = fixture();
+  it('pages by (time, id), newest first: no entry twice or missed, ties on the same millisecond included', async () => {
+    const store = await fixture();
     const seen: number[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -174,8 +174,8 @@ describe('the history across apps', () => {
     expect(historyQuerySchema.parse({ limit: '20' }).limit).toBe(20);
   });
 
-  it('uses an index for each filter (no full scan of the history)', () => {
-    const store = fixture();
+  it('uses an index for each filter (no full scan of the history)', async () => {
+    const store = await fixture();
     const plan = (where: string, ...params: (string | number)[]) =>
       (
         store.db
@@ -194,8 +194,8 @@ describe('the history across apps', () => {
     );
   });
 
-  it("gives the savings each app's state when a window starts and its changes after", () => {
-    const store = fixture();
+  it("gives the savings each app's state when a window starts and its changes after", async () => {
+    const store = await fixture();
     const { initial, changes } = stateChanges(store.db, T + 30 * MINUTE, T + 5 * HOUR);
     expect(initial.get('app_review')).toBe('Up');
     expect(initial.has('app_shop')).toBe(false);

@@ -91,7 +91,7 @@ describe('the datastore', () => {
 
   it('refuses a datastore written by a newer version instead of corrupting it', async () => {
     const file = dbFile();
-    new SqliteStore(file).close();
+    await new SqliteStore(file).close();
     const raw = new DatabaseSync(file);
     raw.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
