@@ -11,10 +11,8 @@ import tseslint from 'typescript-eslint';
 const PENDING = [
   'bench/api-economy.ts',
   'bench/engine-tick.ts',
-  'bench/team-sweep.ts',
   'main/engine/engine.ts',
   'main/engine/faults.test.ts',
-  'main/engine/scheduler.ts',
   'main/service/compose.ts',
   'main/service/reaper-service.ts',
   'main/store/postgres/pg-fencing.test.ts',

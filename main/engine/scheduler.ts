@@ -105,15 +105,9 @@ export class Scheduler {
       if (!this.core.running) return;
       await this.hooks.listed(lists);
       const managed = groupByOwner(this.acted(this.core.records.values()));
-      await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
-        const appIds = managed.get(ownerId) ?? [];
-        // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
-        const settled = await Promise.all(
-          appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),
-        );
-        const rest = appIds.filter((_, i) => !settled[i]);
-        await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
-      });
+      await mapLimit([...lists], CONCURRENCY, ([ownerId, apps]) =>
+        this.decideListed(managed.get(ownerId) ?? [], apps),
+      );
     })();
     this.sweeping = run;
     try {
@@ -139,7 +133,7 @@ export class Scheduler {
   private armSweep(delay: number): void {
     if (!this.core.running) return;
     this.sweepTimer = this.core.deps.clock.setTimeout(() => {
-      void this.runSweep().finally(() => {
+      this.thenAgain('sweep', this.runSweep(), () => {
         const now = this.core.deps.clock.now();
         this.armSweep(this.nextTick(this.core.settings.intervalMs, now + FLOOR_MS));
       });
@@ -149,11 +143,19 @@ export class Scheduler {
   private armFast(delay: number): void {
     if (!this.core.running) return;
     this.fastTimer = this.core.deps.clock.setTimeout(() => {
-      void this.runFast().finally(() => {
+      this.thenAgain('fast run', this.runFast(), () => {
         const now = this.core.deps.clock.now();
         this.armFast(this.nextTick(this.core.settings.fastIntervalMs, now + FLOOR_MS));
       });
     }, delay);
+  }
+
+  /** When a run of a pace ends, `next` (it is armed again); a run that failed is logged first. */
+  private thenAgain(what: string, run: Promise<void>, next: () => void): void {
+    run.then(next, (error: unknown) => {
+      this.core.deps.log?.('error', `a ${what} failed: ${describeError(error)}`);
+      next();
+    });
   }
 
   /** Keep one timer armed for the earliest due time (a timer that fires early just re-arms). */
@@ -167,7 +169,7 @@ export class Scheduler {
     const handle = this.core.deps.clock.setTimeout(
       () => {
         this.dueTimer = null;
-        void this.runDue();
+        this.thenAgain('run of the apps due', this.runDue(), () => {});
       },
       Math.max(0, at - this.core.deps.clock.now()),
     );
@@ -204,9 +206,21 @@ export class Scheduler {
         return;
       }
       const apps = await this.readOwner(ownerId, ids, false);
-      if (apps)
-        await mapLimit(ids, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
+      if (apps) await this.decideListed(ids, apps);
     });
+  }
+
+  /**
+   * Decide on these apps of one owner from its application list. Most call nothing: decided and
+   * written at once, their writes in one batch (one commit); the others are evaluated, a few at a
+   * time (their Clever Cloud calls).
+   */
+  private async decideListed(appIds: readonly string[], apps: ReadonlyMap<string, CleverApp>): Promise<void> {
+    const settled = await Promise.all(
+      appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),
+    );
+    const rest = appIds.filter((_, i) => !settled[i]);
+    await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
   }
 
   /** The records of the owners this instance acts on (all, outside team mode). */
@@ -227,8 +241,10 @@ export class Scheduler {
       const message = describeError(error);
       this.core.deps.log?.('warn', `cannot list the applications of ${ownerId}: ${message}`);
       if (sweep) this.core.emit({ type: 'owner-unreachable', ownerId, message });
-      for (const appId of appIds)
-        void this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`);
+      // Never rejects (a refused write is logged); written together, in one batch.
+      await Promise.all(
+        appIds.map((appId) => this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`)),
+      );
       return null;
     }
   }
