@@ -6,8 +6,8 @@
  * transaction each) and a steady sweep (every app read and decided; every tenth app got a request
  * since the last sweep, each request a write), as `engine-tick.ts` measures them.
  *
- * A third series runs PostgreSQL with the two NOTIFY triggers a commit fires (app_state_notifies,
- * history_notifies: team mode's bus, migration 3 of pg-schema.ts) disabled, to show what they cost.
+ * A third series runs PostgreSQL with the NOTIFY triggers of app_state and history (team mode's
+ * bus: migrations 3 and 5 of pg-schema.ts) disabled, to show what they cost.
  *
  *   node bench/team-sweep.ts [--apps N] [--runs N]
  */
@@ -84,8 +84,13 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
   const pg = url ? await PostgresStore.open(url) : null;
   if (pg && !notify) {
-    await pg.pool.query('ALTER TABLE app_state DISABLE TRIGGER app_state_notifies');
-    await pg.pool.query('ALTER TABLE history DISABLE TRIGGER history_notifies');
+    // Each trigger of app_state and history that NOTIFYs (by their function, whatever the schema's version).
+    const { rows } = await pg.pool.query<{ name: string; table: string }>(
+      `SELECT tgname AS name, tgrelid::regclass::text AS table FROM pg_trigger
+       WHERE NOT tgisinternal AND tgfoid::regproc::text LIKE 'reaper_notify_%'
+         AND tgrelid::regclass::text IN ('app_state', 'history')`,
+    );
+    for (const t of rows) await pg.pool.query(`ALTER TABLE ${t.table} DISABLE TRIGGER ${t.name}`);
   }
   const sqlite = url ? null : new SqliteStore(join(dir, 'reaper.db'));
   const store: EngineStore = (pg ?? sqlite)!;
