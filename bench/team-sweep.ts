@@ -6,8 +6,8 @@
  * transaction each) and a steady sweep (every app read and decided; every tenth app got a request
  * since the last sweep, each request a write), as `engine-tick.ts` measures them.
  *
- * A third series runs PostgreSQL with the two NOTIFY triggers a commit fires (app_state_notifies,
- * history_notifies: team mode's bus, migration 3 of pg-schema.ts) disabled, to show what they cost.
+ * A third series runs PostgreSQL with the NOTIFY triggers of app_state and history (team mode's
+ * bus: migrations 3 and 5 of pg-schema.ts) disabled, to show what they cost.
  *
  *   node bench/team-sweep.ts [--apps N] [--runs N]
  */
@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Pool, PoolClient } from 'pg';
 import { Engine } from '../main/engine/engine.ts';
 import type { EngineStore } from '../main/engine/ports.ts';
 import { InProcessCleverPort } from '../main/simulator/in-process-port.ts';
@@ -42,7 +43,40 @@ interface Run {
   sweeps: number[];
   /** The sweep that finds every app stopped from the console: a transition written for each. */
   writingSweepMs: number;
+  /** Store commits (batches) and, on PostgreSQL, statements sent: in the first run, in the writing sweeps. */
+  counts: { firstRun: Counts; writingSweeps: Counts };
 }
+
+interface Counts {
+  commits: number;
+  statements: number;
+}
+
+/** Count the store's commits, and every statement its pool's connections send (PostgreSQL). */
+function counted(store: EngineStore, pool: Pool | null): () => Counts {
+  const counts: Counts = { commits: 0, statements: 0 };
+  const commit = store.commit.bind(store);
+  store.commit = (change, guard) => {
+    counts.commits++;
+    return commit(change, guard);
+  };
+  const wrapped = new WeakSet<PoolClient>();
+  pool?.on('acquire', (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      counts.statements++;
+      return query(...args);
+    };
+  });
+  return () => ({ ...counts });
+}
+
+const minus = (a: Counts, b: Counts): Counts => ({
+  commits: a.commits - b.commits,
+  statements: a.statements - b.statements,
+});
 
 /** One run of the engine on `n` apps, on SQLite (`url` null) or on the PostgreSQL database `url`. */
 export async function sweepRun(n: number, url: string | null, owners = 10, notify = true): Promise<Run> {
@@ -50,19 +84,29 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
   const dir = mkdtempSync(join(tmpdir(), 'reaper-bench-team-'));
   const pg = url ? await PostgresStore.open(url) : null;
   if (pg && !notify) {
-    await pg.pool.query('ALTER TABLE app_state DISABLE TRIGGER app_state_notifies');
-    await pg.pool.query('ALTER TABLE history DISABLE TRIGGER history_notifies');
+    // Each trigger of app_state and history that NOTIFYs (by their function, whatever the schema's version).
+    const { rows } = await pg.pool.query<{ name: string; table: string }>(
+      `SELECT tgname AS name, tgrelid::regclass::text AS table FROM pg_trigger
+       WHERE NOT tgisinternal AND tgfoid::regproc::text LIKE 'reaper_notify_%'
+         AND tgrelid::regclass::text IN ('app_state', 'history')`,
+    );
+    for (const t of rows) await pg.pool.query(`ALTER TABLE ${t.table} DISABLE TRIGGER ${t.name}`);
   }
   const sqlite = url ? null : new SqliteStore(join(dir, 'reaper.db'));
   const store: EngineStore = (pg ?? sqlite)!;
+  const count = counted(store, pg?.pool ?? null);
   let engine: Engine | null = null;
+  /** The evaluations of the owners taken (awaited before the first run is timed as done). */
+  const acting: Promise<void>[] = [];
   const keeper = pg
     ? new LeaseKeeper({
         table: new PgLeases(pg),
         leaseMs: 10 * 60_000,
         owners: () => ownerIds,
         onTaken: (o) => engine!.reloadOwners(o),
-        onActive: (o) => engine!.actOn(o),
+        onActive: (o) => {
+          acting.push(engine!.actOn(o));
+        },
       })
     : null;
   engine = new Engine({
@@ -81,8 +125,10 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
   await keeper?.start();
   // The first run: every app read, initialised and written.
   await waitFor('every app initialised', () => engine.list().length === n);
+  await Promise.all(acting);
   await engine.reconcileNow();
   const firstRunMs = performance.now() - started;
+  const firstRun = count();
   sweeps.length = 0;
   for (let s = 0; s < SWEEPS; s++) {
     for (let i = 0; i < n; i += 10) await engine.request(routes[i]!.appId, 'access-log');
@@ -93,12 +139,14 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
   // Every app stopped from the console (outside the reaper): a sweep then writes each one's change.
   for (const r of routes) cloud.consoleStop(r.appId);
   const from = sweeps.length;
+  const beforeWriting = count();
   for (let i = 0; i < 10 && engine.list().some((r) => r.state === 'Up'); i++) {
     const before = sweeps.length;
     await clock.advance(30 * SECOND);
     await waitFor('a sweep', () => sweeps.length > before);
   }
   const writingSweepMs = Math.max(...sweeps.slice(from));
+  const writingSweeps = minus(count(), beforeWriting);
   if (process.env.BENCH_VERBOSE) {
     const states = new Map<string, number>();
     for (const r of engine.list()) states.set(r.state, (states.get(r.state) ?? 0) + 1);
@@ -107,6 +155,10 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
       keeper?.activeOwners().length,
       [...states],
       sweeps.map((x) => Math.round(x * 10) / 10).join(' '),
+      'first run',
+      firstRun,
+      'writing sweeps',
+      writingSweeps,
     );
   }
   await keeper?.stop();
@@ -114,7 +166,12 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
   await pg?.close();
   await sqlite?.close();
   rmSync(dir, { recursive: true, force: true });
-  return { firstRunMs, sweeps: sweeps.slice(0, SWEEPS), writingSweepMs };
+  return {
+    firstRunMs,
+    sweeps: sweeps.slice(0, SWEEPS),
+    writingSweepMs,
+    counts: { firstRun, writingSweeps },
+  };
 }
 
 export async function teamSweep(n = 1000, runs = 5): Promise<Result[]> {
@@ -149,12 +206,17 @@ export async function teamSweep(n = 1000, runs = 5): Promise<Result[]> {
         unit: 'ms',
         ...stats(list.map((run) => run.writingSweepMs)),
         runs: list.map((run) => round(run.writingSweepMs, 1)),
+        // Over the sweeps it took for every app to be seen stopped (one, or two when the first ran late).
+        commits: list.map((run) => run.counts.writingSweeps.commits),
+        statements: list.map((run) => run.counts.writingSweeps.statements),
       });
       out.push({
         name: `team: first run (every app initialised) for ${n} apps on ${kind}`,
         unit: 'ms',
         ...stats(list.map((run) => run.firstRunMs)),
         runs: list.map((run) => Math.round(run.firstRunMs)),
+        commits: list.map((run) => run.counts.firstRun.commits),
+        statements: list.map((run) => run.counts.firstRun.statements),
       });
     }
     return out;

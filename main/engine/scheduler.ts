@@ -105,15 +105,9 @@ export class Scheduler {
       if (!this.core.running) return;
       await this.hooks.listed(lists);
       const managed = groupByOwner(this.acted(this.core.records.values()));
-      await mapLimit([...lists], CONCURRENCY, async ([ownerId, apps]) => {
-        const appIds = managed.get(ownerId) ?? [];
-        // Most apps need nothing on a sweep: decided at once, without the machinery of an evaluation.
-        const settled = await Promise.all(
-          appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),
-        );
-        const rest = appIds.filter((_, i) => !settled[i]);
-        await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
-      });
+      await mapLimit([...lists], CONCURRENCY, ([ownerId, apps]) =>
+        this.decideListed(managed.get(ownerId) ?? [], apps),
+      );
     })();
     this.sweeping = run;
     try {
@@ -215,9 +209,21 @@ export class Scheduler {
         return;
       }
       const apps = await this.readOwner(ownerId, ids, false);
-      if (apps)
-        await mapLimit(ids, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
+      if (apps) await this.decideListed(ids, apps);
     });
+  }
+
+  /**
+   * Decide on these apps of one owner from its application list. Most call nothing: decided and
+   * written at once, their writes in one batch (one commit); the others are evaluated, a few at a
+   * time (their Clever Cloud calls).
+   */
+  private async decideListed(appIds: readonly string[], apps: ReadonlyMap<string, CleverApp>): Promise<void> {
+    const settled = await Promise.all(
+      appIds.map((appId) => this.evaluator.settledAtOnce(appId, apps.get(appId) ?? null)),
+    );
+    const rest = appIds.filter((_, i) => !settled[i]);
+    await mapLimit(rest, CONCURRENCY, (appId) => this.evaluator.evaluate(appId, apps.get(appId) ?? null));
   }
 
   /** The records of the owners this instance acts on (all, outside team mode). */
@@ -238,6 +244,7 @@ export class Scheduler {
       const message = describeError(error);
       this.core.deps.log?.('warn', `cannot list the applications of ${ownerId}: ${message}`);
       if (sweep) this.core.emit({ type: 'owner-unreachable', ownerId, message });
+      // Never rejects (a refused write is logged); written together, in one batch.
       await Promise.all(
         appIds.map((appId) => this.journal.noteProblem(appId, `Clever Cloud could not be read: ${message}`)),
       );

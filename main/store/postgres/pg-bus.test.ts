@@ -3,6 +3,7 @@
  * ids, and told apart from this instance's own; a request published is kept until done (pg-team-store.ts); the
  * connection, terminated by the server (pg_terminate_backend), listens again and says so.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../../shared/domain.ts';
 import {
@@ -11,7 +12,7 @@ import {
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
 import type { BusMessage } from '../team-contract.ts';
-import { PgBus } from './pg-bus.ts';
+import { BUS_CHANNEL, PgBus } from './pg-bus.ts';
 import { PostgresStore } from './pg-store.ts';
 import { PgTeamStore, STALE_MS } from './pg-team-store.ts';
 
@@ -113,6 +114,63 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
         { n: 0 },
       ]);
     } finally {
+      await bus.close();
+      await mine.close();
+      await other.close();
+    }
+  });
+
+  it("names every record of a batch once: one message per owner of the statement's rows, split to fit a payload", async () => {
+    const url = await cluster.createDatabase();
+    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
+    const bus = await PgBus.start({ store: mine, instanceId: 'mine' });
+    const notified: string[] = [];
+    const heard: BusMessage[] = [];
+    bus.subscribe((m) => heard.push(m));
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    watcher.on('notification', (n) => notified.push(n.payload ?? ''));
+    await watcher.query(`LISTEN ${BUS_CHANNEL}`);
+    try {
+      // 400 apps of a long id (over 6,000 bytes of ids for orga_a) over two owners, in one commit,
+      // interleaved; then the same apps written again (ON CONFLICT: updates), and some removed.
+      const id = (i: number) => `app_${String(i).padStart(4, '0')}_${'x'.repeat(40)}`;
+      const owner = (i: number) => (i % 4 === 0 ? 'orga_b' : 'orga_a');
+      const apps = Array.from({ length: 400 }, (_, i) => newRecord(id(i), owner(i), `n${i}`, 1000));
+      await other.commit(apps.map((r) => ({ upsert: r, history: [] })));
+      await other.commit(apps.map((r) => ({ upsert: { ...r, name: `${r.name}!` }, history: [] })));
+      await other.commit(apps.slice(0, 10).map((r) => ({ remove: r.appId, history: [] })));
+      const states = () => heard.filter((m) => m.kind === 'state');
+      await until('every state heard', () => states().length >= 810);
+      const byCommit = [states().slice(0, 400), states().slice(400, 800), states().slice(800)];
+      for (const [i, seen] of byCommit.entries()) {
+        const expected = (i === 2 ? apps.slice(0, 10) : apps).map((r) => `${r.ownerId} ${r.appId}`).sort();
+        expect(seen.map((m) => `${m.ownerId} ${m.appId}`).sort()).toEqual(expected);
+        expect(seen.every((m) => !m.own)).toBe(true);
+      }
+      // One message per statement and owner, split when its ids would not fit one (8,000 bytes).
+      // (the watcher's connection hears them on its own time: waited for, the removal's last)
+      const payloads = await until('the watcher heard the three commits', () => {
+        const seen = notified.filter((p) => p.includes('"S"'));
+        return seen.length >= 10 ? seen : null;
+      });
+      expect(payloads.every((p) => Buffer.byteLength(p) < 8000)).toBe(true);
+      const owners = payloads.map((p) => (JSON.parse(p) as { o: string; a: string[] }).o);
+      // orga_b's 100 ids fit one payload, orga_a's 300 take three; the removal of 10: one each.
+      const commits = [owners.slice(0, 4), owners.slice(4, 8), owners.slice(8)];
+      expect(commits.map((c) => c.sort())).toEqual([
+        ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
+        ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
+        ['orga_a', 'orga_b'],
+      ]);
+      // The names kept for every app, renamed by the second batch, kept after a removal.
+      const names = await mine.appNames();
+      expect(names.size).toBe(400);
+      expect(names.get(id(0))).toEqual({ name: 'n0!', ownerId: 'orga_b' });
+      expect(names.get(id(399))).toEqual({ name: 'n399!', ownerId: 'orga_a' });
+      await until('no more messages', () => states().length === 810);
+    } finally {
+      await watcher.end();
       await bus.close();
       await mine.close();
       await other.close();

@@ -3,7 +3,8 @@
  * channel `clever_reaper`, where triggers of the schema (migration 3, pg-schema.ts) NOTIFY at the
  * commit of each change of a record, of the history, of the routes and settings, and of each
  * forwarded request. A NOTIFY names the server process that sent it: a message from one of this
- * store's connections is this instance's own.
+ * store's connections is this instance's own. The records written by one statement are named in one
+ * message per owner (migration 5), each heard as one `state` message.
  *
  * The connection is watched (TCP keepalive, and a query when it has been silent for `pingMs`); once it
  * drops it is opened again after a backoff (from 100 ms, doubling, at most 5 s, with jitter), and the
@@ -205,9 +206,20 @@ export class PgBus {
     const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
     switch (m.k) {
       case 's': {
+        // One record (the trigger of schema versions 3 and 4, one NOTIFY per row).
         const appId = text(m.a);
         const ownerId = text(m.o);
         if (appId !== null && ownerId !== null) this.emit({ kind: 'state', appId, ownerId, own });
+        return;
+      }
+      case 'S': {
+        // The records of one statement, of one owner (schema version 5 on).
+        const ownerId = text(m.o);
+        if (ownerId === null || !Array.isArray(m.a)) return;
+        for (const a of m.a) {
+          const appId = text(a);
+          if (appId !== null) this.emit({ kind: 'state', appId, ownerId, own });
+        }
         return;
       }
       case 'h': {

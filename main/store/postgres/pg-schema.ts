@@ -171,6 +171,49 @@ export const PG_MIGRATIONS: string[] = [
   `
   ALTER TABLE app_state ADD COLUMN known_deployment_id TEXT;
   `,
+  // 5: the triggers of app_state fire once per statement, not once per row (a sweep's writes of
+  // an owner are one statement: pg-store.ts, commit): the names kept, and the NOTIFY of the records
+  // written or removed, one per owner of the statement's rows (more when their ids would not fit
+  // one payload, under 8,000 bytes), which replaces the one per row ({"k":"s"}):
+  //   {"k":"S","o":owner,"a":[app, ...]}   these apps' records were written or removed
+  // (a transition table serves one event only: three triggers, one function).
+  `
+  DROP TRIGGER app_state_keeps_name ON app_state;
+  DROP TRIGGER app_state_notifies ON app_state;
+  DROP FUNCTION reaper_keep_app_name();
+  DROP FUNCTION reaper_notify_state();
+  CREATE FUNCTION reaper_keep_app_names() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO app_names (app_id, name, owner_id)
+      SELECT DISTINCT ON (app_id) app_id, name, owner_id FROM changed ORDER BY app_id
+      ON CONFLICT (app_id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id
+      WHERE app_names.name IS DISTINCT FROM excluded.name OR app_names.owner_id IS DISTINCT FROM excluded.owner_id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER app_state_inserted_keep_names AFTER INSERT ON app_state REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_keep_app_names();
+  CREATE TRIGGER app_state_updated_keep_names AFTER UPDATE ON app_state REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_keep_app_names();
+  CREATE FUNCTION reaper_notify_states() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    -- Each owner's ids in parts of at most 6,000 bytes of JSON (and one id more).
+    PERFORM pg_notify('clever_reaper',
+        json_build_object('k', 'S', 'o', owner_id, 'a', json_agg(app_id ORDER BY app_id))::text)
+      FROM (
+        SELECT owner_id, app_id,
+          (sum(octet_length(to_json(app_id)::text) + 2) OVER (PARTITION BY owner_id ORDER BY app_id) - 1) / 6000 AS part
+        FROM (SELECT DISTINCT owner_id, app_id FROM changed) AS rows
+      ) AS parts
+      GROUP BY owner_id, part;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER app_state_inserted_notify AFTER INSERT ON app_state REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_states();
+  CREATE TRIGGER app_state_updated_notify AFTER UPDATE ON app_state REFERENCING NEW TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_states();
+  CREATE TRIGGER app_state_deleted_notify AFTER DELETE ON app_state REFERENCING OLD TABLE AS changed
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_states();
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */
