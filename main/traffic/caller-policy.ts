@@ -38,6 +38,12 @@ export function quietBecause(userAgent: string | undefined, door: FrontDoor): st
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A short text answer the wake proxy gives itself (a refusal, a loop, no route). */
+export function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+}
+
 function json(res: ServerResponse, status: number, body: unknown, retryAfter?: number): void {
   res.writeHead(status, {
     'content-type': JSON_TYPE,

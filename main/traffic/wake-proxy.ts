@@ -19,7 +19,6 @@
  * - Upgrades (WebSockets) follow the same rules in upgrades.ts; while a connection to an app is open
  *   (an upgrade, or a request in flight: a stream, a download), it keeps the app awake (connections.ts).
  */
-import { randomBytes } from 'node:crypto';
 import {
   createServer,
   Agent as HttpAgent,
@@ -39,7 +38,14 @@ import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
-import { answerHeld, answerIgnored, answerUnavailable, CallerPolicy, quietBecause } from './caller-policy.ts';
+import {
+  answerHeld,
+  answerIgnored,
+  answerUnavailable,
+  CallerPolicy,
+  plain,
+  quietBecause,
+} from './caller-policy.ts';
 import { type AppConnections, Connections } from './connections.ts';
 import { forwardedHeaders, HOP_BY_HOP, keepFraming, refuse, requestHost, unframed } from './framing.ts';
 import { duplicateHost } from './host-header.ts';
@@ -50,7 +56,7 @@ import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
 import { SLEEPING, Upgrades } from './upgrades.ts';
-import { STATUS_PATH, wakingLanguage, wakingPage } from './waking-page.ts';
+import { answerWakingPage, STATUS_PATH } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
 export interface Upstream {
@@ -402,25 +408,7 @@ export class WakeProxy {
 
   private async wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const expectedMs = (await this.options.expectedWakeMs?.(record.appId)) ?? null;
-    const nonce = randomBytes(16).toString('base64');
-    const language = wakingLanguage(req.headers['accept-language']);
-    res.writeHead(503, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-language': language,
-      vary: 'accept-language',
-      'retry-after': '5',
-      'cache-control': 'no-store',
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`,
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(
-      wakingPage({
-        appName: record.name,
-        expectedMs,
-        nonce,
-        language,
-      }),
-    );
+    answerWakingPage(res, record.name, expectedMs, req.headers['accept-language']);
   }
 
   /** Where to connect for an upstream origin, parsed once. */
@@ -496,9 +484,4 @@ export class WakeProxy {
     req.pipe(outgoing);
     req.resume();
   }
-}
-
-function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(text);
 }
