@@ -31,7 +31,10 @@ export interface Settings {
   restartAfterMs: number;
   /** A route change noticed by the job releases its app after this delay. */
   releaseDelayMs: number;
-  /** How long the wake proxy holds an API client before answering 503. */
+  /**
+   * After a wake, how long the front's "not routed yet" 404 is waited out (the ready gate's limit).
+   * A held caller waits for the app to come up up to the fail timeout (then 504).
+   */
   holdDeadlineMs: number;
   /** The wake proxy's port (it runs while a route has host names); 0 picks a free one. */
   wakeProxyPort: number;

@@ -66,6 +66,7 @@ export const DURATION_FIELDS: Readonly<Record<string, DurationUnit>> = {
   restartAfterMs: 's',
   releaseDelayMs: 'min',
   holdDeadlineMs: 's',
+  readyDelayMs: 's',
   connectionIdleLimitMs: 'min',
   timeoutMs: 's',
 };

@@ -11,6 +11,11 @@
  * - docs-preview: must be up on weekdays during office hours (Paris time);
  * - metrics-dashboard: its stops never complete (Error after the fail timeout).
  *
+ * Every app answers on its domains as the simulator's app front does (a WebSocket echo, `/events` as
+ * server-sent events, `/download`, `/upload`), and the front says "not routed yet" for 4 s after an
+ * app came up, as Clever Cloud's can: through the wake proxy (shop.staging.localhost,
+ * api.sandbox.localhost) the first request after a wake waits for the app itself.
+ *
  * It starts with 30 days of simulated history for four apps (awake on weekday office hours, asleep at
  * night and on weekends; docs-preview's first week in dry-run), so the History and Savings views have
  * something to show at once.
@@ -72,6 +77,10 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
     deployDurationMs: 40 * SECOND,
     stopDurationMs: 6 * SECOND,
     failAfterMs: 25 * SECOND,
+    // As Clever Cloud's front can: a few seconds of "not routed yet" after an app came up (its 404
+    // with X-CleverCloudUpgrade, then a 503, in turn), so the wake proxy's ready gate is seen at work.
+    frontWarmupMs: 4 * SECOND,
+    frontWarmupAnswer: 'alternate',
   });
   const acme = cloud.addOrganisation('Acme Staging');
   const me = cloud.user.id;

@@ -6,10 +6,13 @@
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CAUSES, newRecord } from '../../shared/domain.ts';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
+import type { SettingsUpdate } from '../../shared/settings.ts';
 import type { SimOptions } from '../simulator/model.ts';
 import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
+import { heldAnswer } from './caller-policy.ts';
 import { ownHostOf } from './loop-guard.ts';
 import type { FirstAnswer } from './ready-gate.ts';
 import { TrafficStats } from './stats.ts';
@@ -57,6 +60,7 @@ function call(
 async function withProxy(
   upstream?: (appId: string, ownerId: string) => Promise<Upstream>,
   holdDeadlineMs = 10 * MINUTE,
+  failTimeoutMs = () => h.config.settings().failTimeoutMs,
 ) {
   const stats = new TrafficStats();
   const firstAnswers: FirstAnswer[] = [];
@@ -64,6 +68,7 @@ async function withProxy(
     engine: h.engine,
     routes: () => h.config.routes(),
     holdDeadlineMs: () => holdDeadlineMs,
+    failTimeoutMs,
     clock: h.clock,
     stats,
     upstream: upstream ?? cleverUpstream(h.client, { origin: h.sim.url, isOwnHost: ownHostOf(h.engine) }),
@@ -80,8 +85,9 @@ async function routed(
   route: Partial<RouteCreate>,
   app: Parameters<LiveHarness['manage']>[1] = {},
   sim: Partial<SimOptions> = {},
+  settings: SettingsUpdate = {},
 ) {
-  h = await liveHarness({ sim });
+  h = await liveHarness({ sim, settings });
   const created = h.manage(name, { state: 'SHOULD_BE_DOWN', ...app }, route);
   await h.engine.start();
   const wanted = app.state === 'SHOULD_BE_UP' ? 'Up' : 'Down';
@@ -216,11 +222,71 @@ describe('each caller answered as its route says', () => {
   it('hold: a 503 at once when the app goes to Error', async () => {
     const app = await routed('broken', { hosts: ['broken.test'] });
     h.cloud.injectOutcomes(app.id, 'fail', 'fail', 'fail', 'fail', 'fail');
-    const { port } = await withProxy(undefined, 24 * 60 * MINUTE);
+    // Neither deadline can end this hold: only the Error does.
+    const { port } = await withProxy(undefined, 24 * 60 * MINUTE, () => 24 * 60 * MINUTE);
     const answer = await call(port, 'broken.test', { path: '/api' });
     expect(answer.status).toBe(503);
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'broken could not be started', state: 'Error' });
     expect(h.state(app.id)).toBe('Error');
+  });
+
+  it('hold: a 504 with Retry-After at the fail timeout when the app never comes up', async () => {
+    const app = await routed('stuck', { hosts: ['stuck.test'] }, {}, {}, { failTimeoutMs: 2 * MINUTE });
+    h.cloud.apps.get(app.id)!.deployDurationMs = 30 * MINUTE; // never up within the fail timeout
+    const { port } = await withProxy();
+    const posted = call(port, 'stuck.test', {
+      path: '/orders',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '2' },
+      body: '{}',
+    });
+    const answers = await Promise.all([call(port, 'stuck.test', { path: '/api' }), posted]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(504);
+      expect(answer.headers['retry-after']).toBe('45');
+      expect(JSON.parse(answer.body)).toMatchObject({
+        error: 'stuck did not come up within the fail timeout',
+        retryAfterSeconds: 45,
+      });
+    }
+    await h.eventually(() => h.state(app.id) === 'Error', 'Error after the fail timeout');
+    expect(h.engine.get(app.id)!.cause).toBe(CAUSES.startTimeout);
+    // Nothing reached the app.
+    expect(h.cloud.apps.get(app.id)!.accessLog.some((e) => e.path === '/orders' || e.path === '/api')).toBe(
+      false,
+    );
+  });
+
+  it('a hold ends 503 on an Error, 504 on the fail timeout (whether the engine or the wait says it first)', () => {
+    const waking = { ...newRecord('app_held', 'orga_acme', 'held', 0), state: 'WaitingForUp' as const };
+    const failed = { ...waking, state: 'Error' as const, cause: CAUSES.startFailed };
+    const timedOut = { ...waking, state: 'Error' as const, cause: CAUSES.startTimeout };
+    // The deployment failed: 503 at once, with the cause.
+    expect(heldAnswer('held', failed, failed, 45)).toEqual({
+      status: 503,
+      body: { error: 'held could not be started', state: 'Error', cause: CAUSES.startFailed },
+      retryAfter: 30,
+    });
+    // The engine said the fail timeout first (an Error with that cause): the fail timeout.
+    expect(heldAnswer('held', timedOut, timedOut, 45)).toMatchObject({
+      status: 504,
+      body: { state: 'Error', cause: CAUSES.startTimeout, retryAfterSeconds: 45 },
+    });
+    // The wait said it first (the app still waking up).
+    expect(heldAnswer('held', null, waking, 45)).toEqual({
+      status: 504,
+      body: {
+        error: 'held did not come up within the fail timeout',
+        state: 'Waking up',
+        retryAfterSeconds: 45,
+      },
+      retryAfter: 45,
+    });
+    // Released meanwhile: 503, nothing to wait for.
+    expect(heldAnswer('held', null, undefined, 45)).toMatchObject({
+      status: 503,
+      body: { state: 'Released' },
+    });
   });
 
   it('a health check on an asleep app: 503 by default, 200 with a status body when the route says so', async () => {

@@ -159,6 +159,7 @@ export class SessionTraffic {
         engine: this.options.engine,
         routes: () => config.routes(),
         holdDeadlineMs: () => config.settings().holdDeadlineMs,
+        failTimeoutMs: () => config.settings().failTimeoutMs,
         clock: this.options.clock,
         stats: this.stats,
         upstream: this.options.upstream,

@@ -164,12 +164,13 @@ describe('traffic from the access logs', () => {
 });
 
 describe('the wake proxy', () => {
-  async function withProxy(holdDeadlineMs = 2 * MINUTE) {
+  async function withProxy(failTimeoutMs = 15 * MINUTE) {
     const stats = new TrafficStats();
     proxy = new WakeProxy({
       engine: h.engine,
       routes: () => h.config.routes(),
-      holdDeadlineMs: () => holdDeadlineMs,
+      holdDeadlineMs: () => 2 * MINUTE,
+      failTimeoutMs: () => failTimeoutMs,
       clock: h.clock,
       stats,
       upstream: cleverUpstream(h.client, { origin: h.sim.url }),
@@ -302,14 +303,18 @@ describe('the wake proxy', () => {
     expect(path.slice(-4)).toEqual(['WaitingForShutdown', 'Down', 'WaitingForUp', 'Up']);
   });
 
-  it('an API client held past the deadline gets 503 with Retry-After', async () => {
+  it('an API client held past the fail timeout gets 504 with Retry-After', async () => {
     const app = await asleepApp(['slow.test']);
     h.cloud.apps.get(app.id)!.deployDurationMs = 30 * MINUTE;
     const { port } = await withProxy(MINUTE);
     const answer = await get(port, 'slow.test', '/api');
-    expect(answer.status).toBe(503);
+    expect(answer.status).toBe(504);
     expect(answer.headers['retry-after']).toBe('45');
-    expect(JSON.parse(answer.body)).toMatchObject({ state: 'Waking up', retryAfterSeconds: 45 });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      error: 'sandbox did not come up within the fail timeout',
+      state: 'Waking up',
+      retryAfterSeconds: 45,
+    });
   });
 
   it('a health check never wakes an Asleep app', async () => {

@@ -27,12 +27,13 @@ afterEach(async () => {
   h = null;
 });
 
-async function withProxy(holdDeadlineMs = 2 * MINUTE) {
+async function withProxy(failTimeoutMs = 15 * MINUTE) {
   const stats = new TrafficStats();
   proxy = new WakeProxy({
     engine: h!.engine,
     routes: () => h!.config.routes(),
-    holdDeadlineMs: () => holdDeadlineMs,
+    holdDeadlineMs: () => 2 * MINUTE,
+    failTimeoutMs: () => failTimeoutMs,
     clock: h!.clock,
     stats,
     upstream: cleverUpstream(h!.client, { origin: h!.sim.url }),
@@ -168,7 +169,7 @@ describe('WebSockets through the wake proxy', () => {
     ).toEqual(['Down', 'WaitingForUp', 'Up']);
   });
 
-  it('a held WebSocket gets 503 with Retry-After at the hold deadline, and when the app goes to Error', async () => {
+  it('a held WebSocket gets 504 with Retry-After at the fail timeout, and 503 when the app goes to Error', async () => {
     const slow = await app('slow', 'SHOULD_BE_DOWN');
     h!.cloud.apps.get(slow.id)!.deployDurationMs = 30 * MINUTE;
     const broken = await app('broken', 'SHOULD_BE_DOWN');
@@ -178,15 +179,20 @@ describe('WebSockets through the wake proxy', () => {
       () => null,
       (e: { status: number; headers: Record<string, string>; body: string }) => e,
     );
-    expect(late).toMatchObject({ status: 503, headers: { 'retry-after': '45' } });
-    expect(JSON.parse(late!.body)).toMatchObject({ state: 'Waking up', retryAfterSeconds: 45 });
+    expect(late).toMatchObject({ status: 504, headers: { 'retry-after': '45' } });
+    expect(JSON.parse(late!.body)).toMatchObject({
+      error: 'slow did not come up within the fail timeout',
+      state: 'Waking up',
+      retryAfterSeconds: 45,
+    });
     const failed = await open(port, 'broken.test').then(
       () => null,
       (e: { status: number; body: string }) => e,
     );
     expect(failed?.status).toBe(503);
     expect(JSON.parse(failed!.body)).toMatchObject({ state: 'Error' });
-    expect(JSON.parse(failed!.body).error).toContain('went to Error');
+    expect(JSON.parse(failed!.body)).toMatchObject({ error: 'broken could not be started' });
+    expect(JSON.parse(failed!.body).cause).toBeTruthy();
   });
 });
 

@@ -7,21 +7,21 @@
  *   followed by the bytes of both sides, piped with backpressure.
  * - A sleeping app is asked for, and the upgrade is held like an API call (a socket cannot show the
  *   waking page), the client's bytes left unread in its socket; it goes on once the app is Up, and
- *   gets 503 with Retry-After at the hold deadline or at once when the app goes to Error.
+ *   gets 504 with Retry-After at the fail timeout, or 503 at once when the app goes to Error.
  * - An upgrade the route's filters ignore never wakes an app (503 while it sleeps) and never counts
  *   as traffic; an upgrade request with a body is refused (its bytes would follow the handshake).
  * - While the connection is open it is counted in `Connections` (it keeps the app awake).
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, STATUS_CODES } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { CONSOLE_LABELS } from '../../shared/domain.ts';
 import type { Log } from '../../shared/log.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
+import { heldAnswer } from './caller-policy.ts';
 import type { Connections } from './connections.ts';
 import { forwardedHeaders, HOP_BY_HOP, requestHost, unframed } from './framing.ts';
 import { clientAddress } from './limits.ts';
@@ -44,7 +44,8 @@ export interface UpgradeDeps {
   stats: TrafficStats;
   connections: Connections;
   refused: RefusedRequests;
-  holdDeadlineMs: () => number;
+  /** How long a held upgrade waits for the app to come up (the engine's fail timeout). */
+  failTimeoutMs: () => number;
   expectedWakeMs?: (appId: string) => Promise<number | null>;
   appFor: (host: string) => string | undefined;
   upstream: (appId: string, ownerId: string) => Promise<{ origin: string; host: string }>;
@@ -173,12 +174,9 @@ export class Upgrades {
     });
     let reached: Awaited<ReturnType<Engine['waitFor']>> | 'gone' | null;
     try {
-      reached = await Promise.race([
-        engine.waitFor(appId, ['Up', 'Error'], this.deps.holdDeadlineMs()),
-        left,
-      ]);
+      reached = await Promise.race([engine.waitFor(appId, ['Up', 'Error'], this.deps.failTimeoutMs()), left]);
     } catch {
-      reached = null; // the hold deadline, or the app released
+      reached = null; // the fail timeout, or the app released
     } finally {
       socket.off('close', gone);
     }
@@ -189,21 +187,11 @@ export class Upgrades {
       return this.forward(appId, reached.ownerId, true, req, socket, head);
     }
     const retryAfter = Math.max(5, Math.round(((await this.deps.expectedWakeMs?.(appId)) ?? 30_000) / 1000));
-    const latest = engine.get(appId);
-    const error =
-      reached?.state === 'Error'
-        ? `${name} went to Error while waking up: ${reached.cause ?? 'see the console'}`
-        : `${name} is waking up and was not ready in time`;
-    answer(
-      socket,
-      503,
-      JSON.stringify({
-        error,
-        state: latest ? CONSOLE_LABELS[latest.state] : 'Released',
-        retryAfterSeconds: retryAfter,
-      }),
-      { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retryAfter) },
-    );
+    const held = heldAnswer(name, reached, engine.get(appId), retryAfter);
+    answer(socket, held.status, JSON.stringify(held.body), {
+      'content-type': 'application/json; charset=utf-8',
+      'retry-after': String(held.retryAfter),
+    });
   }
 
   private async forward(
@@ -301,13 +289,6 @@ function headLines(answered: IncomingMessage, raw: readonly string[]): string {
   return `${text}\r\n`;
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  404: 'Not Found',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
-
 /** An answer written on a socket that is not upgraded: text (or JSON), then the connection closed. */
 function answer(socket: Socket, status: number, body: string, headers: Record<string, string> = {}): void {
   if (socket.destroyed || !socket.writable) return;
@@ -318,7 +299,7 @@ function answer(socket: Socket, status: number, body: string, headers: Record<st
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
   };
-  let text = `HTTP/1.1 ${status} ${REASONS[status] ?? ''}\r\n`;
+  let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
   for (const [name, value] of Object.entries(all)) text += `${name}: ${value}\r\n`;
   socket.end(`${text}\r\n${body}`);
 }

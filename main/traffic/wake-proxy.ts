@@ -4,8 +4,9 @@
  * - An Up app (or one in Error, which the reaper leaves alone) is proxied, and the request counts as
  *   traffic unless the route's filters ignore it.
  * - A sleeping app is asked for at once (the engine starts it without waiting for the job; many
- *   requests start it once). A browser gets the "waking up" page at once; another client is held
- *   until the app is Up, then proxied, or gets 503 with Retry-After after the hold deadline.
+ *   requests start it once). A browser gets the "waking up" page at once; another client, as its
+ *   route says, is held until the app answers, then proxied (504 at the fail timeout, 503 at once
+ *   when the app goes to Error), or told to come back (503 with Retry-After at once).
  * - A request the filters ignore (a health check) never wakes an app: it gets 503 while it sleeps.
  * - A Host no route names gets 404, and a request for another origin (absolute-form target, CONNECT)
  *   gets 400/405: never an open proxy.
@@ -18,7 +19,6 @@
  * - Upgrades (WebSockets) follow the same rules in upgrades.ts; while a connection to an app is open
  *   (an upgrade, or a request in flight: a stream, a download), it keeps the app awake (connections.ts).
  */
-import { randomBytes } from 'node:crypto';
 import {
   createServer,
   Agent as HttpAgent,
@@ -33,16 +33,17 @@ import type { Duplex } from 'node:stream';
 import type { AppRecord } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { Route } from '../../shared/routes.ts';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { ignoredBecause } from '../../shared/traffic-filter.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Clock } from '../engine/ports.ts';
 import { compiled } from './access-logs.ts';
 import {
-  answerFailed,
+  answerHeld,
   answerIgnored,
-  answerLate,
   answerUnavailable,
   CallerPolicy,
+  plain,
   quietBecause,
 } from './caller-policy.ts';
 import { type AppConnections, Connections } from './connections.ts';
@@ -55,7 +56,7 @@ import { RefusedRequests } from './refused-requests.ts';
 import type { TrafficStats } from './stats.ts';
 import { StatusStreams } from './status-streams.ts';
 import { SLEEPING, Upgrades } from './upgrades.ts';
-import { STATUS_PATH, wakingLanguage, wakingPage } from './waking-page.ts';
+import { answerWakingPage, STATUS_PATH } from './waking-page.ts';
 
 /** Where an app's requests go: an origin to connect to, and the Host header it expects. */
 export interface Upstream {
@@ -66,7 +67,10 @@ export interface Upstream {
 export interface WakeProxyOptions {
   engine: Engine;
   routes: () => readonly Route[];
+  /** After a wake, how long the front's "not routed yet" 404 is waited out (the ready gate's limit). */
   holdDeadlineMs: () => number;
+  /** How long a held caller waits for the app to come up: the engine's fail timeout (default 15 min). */
+  failTimeoutMs?: () => number;
   clock: Clock;
   stats: TrafficStats;
   /** Synchronous when known (the hot path then allocates no promise), a promise when it must be read. */
@@ -126,6 +130,7 @@ export class WakeProxy {
       refused: this.refused,
       appFor: (host) => this.appFor(host),
       via: this.via,
+      failTimeoutMs: () => this.failTimeoutMs(),
       ready: (appId, host) => {
         const record = options.engine.get(appId);
         if (record?.state !== 'Up') return null;
@@ -356,7 +361,7 @@ export class WakeProxy {
     await this.wakingPage(record, req, res);
   }
 
-  /** Not a browser: hold the request (its body stays in the socket) until the app is Up. */
+  /** Not a browser, `hold`: the request held (its body stays in the socket) until the app answers. */
   private async hold(
     record: AppRecord,
     asking: Promise<boolean>,
@@ -371,45 +376,35 @@ export class WakeProxy {
     res.on('close', () => gone.abort());
     // Not recorded (the datastore refuses writes): nothing will start the app; pass it through.
     if (!(await asking)) return this.forward(appId, record.ownerId, req, res);
+    let reached: AppRecord | null;
     try {
-      const ready = await Promise.race([
-        engine.waitFor(appId, ['Up', 'Error'], this.options.holdDeadlineMs()),
+      reached = await Promise.race([
+        engine.waitFor(appId, ['Up', 'Error'], this.failTimeoutMs()),
         new Promise<never>((_, reject) =>
           gone.signal.addEventListener('abort', () => reject(new Error('client gone'))),
         ),
       ]);
-      if (ready.state === 'Error') return answerFailed(res, ready);
-      const waiting = this.gate.wait(appId, ready.cameUpAt, readyDelayMs);
+    } catch {
+      reached = null; // the fail timeout, the app released, or the client gone
+    }
+    if (gone.signal.aborted) return;
+    if (reached?.state === 'Up') {
+      const waiting = this.gate.wait(appId, reached.cameUpAt, readyDelayMs);
       if (waiting) await waiting;
       if (gone.signal.aborted) return;
-      return this.forward(appId, ready.ownerId, req, res);
-    } catch {
-      if (gone.signal.aborted) return;
-      answerLate(res, record.name, engine.get(appId), await this.retryAfter(appId));
+      return this.forward(appId, reached.ownerId, req, res);
     }
+    answerHeld(res, record.name, reached, engine.get(appId), await this.retryAfter(appId));
+  }
+
+  /** How long a held caller waits for the app to come up. */
+  private failTimeoutMs(): number {
+    return this.options.failTimeoutMs?.() ?? DEFAULT_SETTINGS.failTimeoutMs;
   }
 
   private async wakingPage(record: AppRecord, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const expectedMs = (await this.options.expectedWakeMs?.(record.appId)) ?? null;
-    const nonce = randomBytes(16).toString('base64');
-    const language = wakingLanguage(req.headers['accept-language']);
-    res.writeHead(503, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-language': language,
-      vary: 'accept-language',
-      'retry-after': '5',
-      'cache-control': 'no-store',
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`,
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(
-      wakingPage({
-        appName: record.name,
-        expectedMs,
-        nonce,
-        language,
-      }),
-    );
+    answerWakingPage(res, record.name, expectedMs, req.headers['accept-language']);
   }
 
   /** Where to connect for an upstream origin, parsed once. */
@@ -483,9 +478,4 @@ export class WakeProxy {
     req.pipe(outgoing);
     req.resume();
   }
-}
-
-function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(text);
 }

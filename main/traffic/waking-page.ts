@@ -8,6 +8,8 @@
  * the `waking` catalogue, the clock time of the start with Intl in that language and the visitor's
  * own time zone (in the browser). An Error's cause stays as the spec words it.
  */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { REAPER_STATES } from '../../shared/domain.ts';
 import { formatDuration } from '../../shared/durations.ts';
 import { escapeHtml } from '../../shared/html.ts';
@@ -119,4 +121,25 @@ export function wakingPage(options: {
 </script>
 </body>
 </html>`;
+}
+
+/** The waking page as the wake proxy answers it: 503, Retry-After, its script and style by nonce. */
+export function answerWakingPage(
+  res: ServerResponse,
+  appName: string,
+  expectedMs: number | null,
+  acceptLanguage: string | undefined,
+): void {
+  const nonce = randomBytes(16).toString('base64');
+  const language = wakingLanguage(acceptLanguage);
+  res.writeHead(503, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-language': language,
+    vary: 'accept-language',
+    'retry-after': '5',
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'`,
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(wakingPage({ appName, expectedMs, nonce, language }));
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../shared/durations.ts';
 import { effectiveRouting, type Route } from '../../shared/routes.ts';
-import { combinedGrace, draftOf, graceMs, graceProblems } from './route-draft.ts';
+import {
+  combinedGrace,
+  draftOf,
+  fieldsOf,
+  graceMs,
+  graceProblems,
+  typedDraftProblems,
+} from './route-draft.ts';
 
 const route = (id: string, gracePeriodMs: number, enabled = true): Route => ({
   id,
@@ -26,6 +33,31 @@ describe('the route draft', () => {
     expect(graceProblems({ grace: '2 h' })).toMatchObject([{ code: 'notNumber', params: { value: '2 h' } }]);
     expect(graceProblems({ grace: '0,5' })).toEqual([]);
     expect(draftOf(route('r', 90 * MINUTE), null)).toMatchObject({ grace: '90', graceUnit: 'min' });
+  });
+
+  it('sends the connection fields once changed or saved, and the idle limit only while they keep it awake', () => {
+    const plain = draftOf(route('r', HOUR), null);
+    expect(plain.connections).toEqual({ keepAwake: true, idleLimit: '15' });
+    expect(Object.keys(fieldsOf(plain))).not.toContain('connectionsKeepAwake');
+    const longer = { ...plain, connections: { keepAwake: true, idleLimit: '2,5' } };
+    expect(fieldsOf(longer)).toMatchObject({ connectionsKeepAwake: true, connectionIdleLimitMs: 150_000 });
+    const off = { ...plain, connections: { keepAwake: false, idleLimit: 'never read' } };
+    expect(fieldsOf(off)).toMatchObject({ connectionsKeepAwake: false });
+    expect(Object.keys(fieldsOf(off))).not.toContain('connectionIdleLimitMs');
+    expect(typedDraftProblems(off)).toEqual([]);
+    // A saved route always sends them, defaults included.
+    const saved = draftOf({ ...route('s', HOUR), connectionIdleLimitMs: 15 * MINUTE }, null);
+    expect(fieldsOf(saved)).toMatchObject({ connectionsKeepAwake: true, connectionIdleLimitMs: 15 * MINUTE });
+    // Numbers as typed: each problem on its field.
+    const bad = {
+      ...plain,
+      front: { ...plain.front, readyDelay: 'soon' },
+      connections: { keepAwake: true, idleLimit: ' ' },
+    };
+    expect(typedDraftProblems(bad)).toMatchObject([
+      { field: 'readyDelayMs', code: 'notNumber', params: { value: 'soon' } },
+      { field: 'connectionIdleLimitMs', code: 'emptyNumber' },
+    ]);
   });
 
   it('says which grace period wins as the engine combines an app’s routes (the longest enabled)', () => {

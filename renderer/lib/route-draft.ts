@@ -3,6 +3,11 @@
  * the problems of a refusal by field (pure).
  */
 import { ApiError } from '../../shared/api-errors.ts';
+import {
+  type ConnectionSettings,
+  DEFAULT_CONNECTION_IDLE_LIMIT_MS,
+  DEFAULT_CONNECTIONS_KEEP_AWAKE,
+} from '../../shared/connection-settings.ts';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import { InputError } from '../../shared/errors.ts';
 import {
@@ -36,6 +41,10 @@ export interface Draft {
   front: Omit<FrontDoor, 'readyDelayMs'> & { readyDelay: string };
   /** The route carried front-door fields when opened (they are then always sent). */
   frontSaved: boolean;
+  /** Open connections keep the app awake (shared/connection-settings.ts); the idle limit in min. */
+  connections: { keepAwake: boolean; idleLimit: string };
+  /** The route carried connection fields when opened (they are then always sent). */
+  connectionsSaved: boolean;
 }
 
 /** Problems by field ('form' for those of no field), said in the language shown when rendered. */
@@ -65,6 +74,13 @@ export function draftOf(route: Route | null, forApp: { appId: string; ownerId: s
     sources: route?.filters.sources.join(', ') ?? '',
     group: route?.group ?? '',
     ...frontDraftOf(route),
+    connections: {
+      keepAwake: route?.connectionsKeepAwake ?? DEFAULT_CONNECTIONS_KEEP_AWAKE,
+      idleLimit: msTo(route?.connectionIdleLimitMs ?? DEFAULT_CONNECTION_IDLE_LIMIT_MS, MINUTE),
+    },
+    connectionsSaved:
+      route !== null &&
+      (route.connectionsKeepAwake !== undefined || route.connectionIdleLimitMs !== undefined),
   };
 }
 
@@ -82,8 +98,7 @@ function frontDraftOf(route: Route | null): Pick<Draft, 'front' | 'frontSaved'> 
 /** The front-door fields to send: none while they are the defaults of a route that never had any. */
 function frontFieldsOf(draft: Draft): FrontDoorFields {
   const { readyDelay, ...rest } = draft.front;
-  const n = parseDecimal(readyDelay);
-  const fields: FrontDoor = { ...rest, readyDelayMs: n === null ? Number.NaN : Math.round(n * SECOND) };
+  const fields: FrontDoor = { ...rest, readyDelayMs: typedMs(readyDelay, SECOND) };
   const d = DEFAULT_FRONT_DOOR;
   const defaults =
     fields.readyDelayMs === d.readyDelayMs &&
@@ -95,21 +110,55 @@ function frontFieldsOf(draft: Draft): FrontDoorFields {
   return fields;
 }
 
+/** The connection fields to send: none while they are the defaults of a route that never had any. */
+function connectionFieldsOf(draft: Draft): ConnectionSettings {
+  const { keepAwake, idleLimit } = draft.connections;
+  const idleLimitMs = typedMs(idleLimit, MINUTE);
+  const defaults =
+    keepAwake === DEFAULT_CONNECTIONS_KEEP_AWAKE && idleLimitMs === DEFAULT_CONNECTION_IDLE_LIMIT_MS;
+  if (!draft.connectionsSaved && defaults) return {};
+  // Off, the idle limit is not shown: it is not sent either.
+  return keepAwake
+    ? { connectionsKeepAwake: true, connectionIdleLimitMs: idleLimitMs }
+    : { connectionsKeepAwake: false };
+}
+
+/** A duration typed in `unit`, in ms (a decimal comma is a decimal point); NaN when it is not a number. */
+function typedMs(text: string, unit: number): number {
+  const n = parseDecimal(text);
+  return n === null ? Number.NaN : Math.round(n * unit);
+}
+
 /** The grace period typed, in ms (a decimal comma is a decimal point); NaN when it is not a number. */
 export function graceMs(draft: Pick<Draft, 'grace' | 'graceUnit'>): number {
-  const n = parseDecimal(draft.grace);
-  return n === null ? Number.NaN : Math.round(n * UNITS[draft.graceUnit]);
+  return typedMs(draft.grace, UNITS[draft.graceUnit]);
+}
+
+/** What is wrong with a number as typed for `field`, before its bounds are checked. */
+function typedProblems(field: string, text: string): FieldProblem[] {
+  if (text.trim() === '') return [{ field, code: 'emptyNumber', message: '' }];
+  if (parseDecimal(text) === null)
+    return [{ field, code: 'notNumber', params: { value: text.trim() }, message: '' }];
+  return [];
 }
 
 /** What is wrong with the grace period as typed, before its bounds are checked. */
 export function graceProblems(draft: Pick<Draft, 'grace'>): FieldProblem[] {
-  if (draft.grace.trim() === '') return [{ field: 'gracePeriodMs', code: 'emptyNumber', message: '' }];
-  if (parseDecimal(draft.grace) === null) {
-    return [
-      { field: 'gracePeriodMs', code: 'notNumber', params: { value: draft.grace.trim() }, message: '' },
-    ];
-  }
-  return [];
+  return typedProblems('gracePeriodMs', draft.grace);
+}
+
+/**
+ * What is wrong with the numbers of a draft as typed (the grace period, the ready delay, and the idle
+ * limit when open connections keep the app awake), before their bounds are checked.
+ */
+export function typedDraftProblems(draft: Draft): FieldProblem[] {
+  return [
+    ...graceProblems(draft),
+    ...typedProblems('readyDelayMs', draft.front.readyDelay),
+    ...(draft.connections.keepAwake
+      ? typedProblems('connectionIdleLimitMs', draft.connections.idleLimit)
+      : []),
+  ];
 }
 
 /** The route fields a draft stands for (checked by the shared schema before sending). */
@@ -125,6 +174,7 @@ export function fieldsOf(draft: Draft) {
     filters: { pathPrefixes: list(draft.pathPrefixes), sources: list(draft.sources) },
     group: draft.group,
     ...frontFieldsOf(draft),
+    ...connectionFieldsOf(draft),
   } satisfies RouteCreate;
 }
 

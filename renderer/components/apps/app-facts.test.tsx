@@ -1,9 +1,12 @@
-/** The traffic section of the details: the connections open through the wake proxy, in English and French. */
+/**
+ * The details: the connections open through the wake proxy, and each wake's first answer (the wait
+ * its first visitor had) in the history, in English and French.
+ */
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppTrafficView } from '../../../shared/api.ts';
 import { i18n } from '../../i18n.ts';
-import { TrafficSection } from './AppFacts.tsx';
+import { HistoryList, TrafficSection } from './AppFacts.tsx';
 
 afterEach(async () => {
   await i18n.changeLanguage('en');
@@ -30,6 +33,29 @@ describe('the open connections of an app', () => {
     rerender(<TrafficSection traffic={traffic(3, 0)} />);
     expect(
       screen.getByText('3 connexions ouvertes par le proxy de réveil (la gardant éveillée : 0).'),
+    ).toBeTruthy();
+  });
+});
+
+describe('the first answer of a wake in the details', () => {
+  it('says how long the first visitor waited, and how long after Up, in both languages', async () => {
+    const entry = {
+      appId: 'app_shop',
+      at: Date.UTC(2026, 11, 2, 9, 0),
+      kind: 'first-answer' as const,
+      from: null,
+      to: null,
+      actor: 'request' as const,
+      reason: 'the app answered the first request 18 s after it (4 s after Up)',
+    };
+    const { rerender } = render(<HistoryList entries={[entry]} />);
+    expect(screen.getByText('first answer')).toBeTruthy();
+    expect(screen.getByText('the app answered the first request 18 s after it (4 s after Up)')).toBeTruthy();
+    await i18n.changeLanguage('fr');
+    rerender(<HistoryList entries={[entry]} />);
+    expect(screen.getByText('première réponse')).toBeTruthy();
+    expect(
+      screen.getByText('l’application a répondu à la première requête 18 s après elle (4 s après l’éveil)'),
     ).toBeTruthy();
   });
 });

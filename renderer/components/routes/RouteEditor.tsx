@@ -15,7 +15,7 @@ import {
   draftOf,
   fieldsOf,
   graceMs,
-  graceProblems,
+  typedDraftProblems,
 } from '../../lib/route-draft.ts';
 import { useUnsavedChanges } from '../../lib/unsaved-changes.ts';
 import { useDashboard } from '../../store/context.tsx';
@@ -42,8 +42,8 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
   const { confirmLeave } = useUnsavedChanges(dirty, t('editor.unsaved'));
   const form = useEditorForm({
     fields: () => fieldsOf(draft),
-    precheck: () => graceProblems(draft),
-    units: { gracePeriodMs: draft.graceUnit },
+    precheck: () => typedDraftProblems(draft),
+    units: { gracePeriodMs: draft.graceUnit, readyDelayMs: 's', connectionIdleLimitMs: 'min' },
     schema: route ? routeUpdateSchema : routeCreateSchema,
     save: (fields) => (route ? updateRoute(route.id, fields) : createRoute(fields)),
     onDone,

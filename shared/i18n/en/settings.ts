@@ -38,7 +38,7 @@ export const settings = {
     releaseDelayMs: 'Release delay',
     releaseDelayMsHint: 'after a route change made elsewhere',
     holdDeadlineMs: 'Wake-proxy hold deadline',
-    holdDeadlineMsHint: 'API clients get 503 after this',
+    holdDeadlineMsHint: 'after a wake, the front’s “not routed yet” is waited out this long at most',
   },
   proxy: {
     title: 'Wake proxy',

@@ -100,6 +100,21 @@ export const routes: Messages<typeof en> = {
     quietAgents: 'Aperçus, sondes, robots d’indexation',
     quietOn: 'Ne réveillent jamais l’application (Slackbot, UptimeRobot, Googlebot…)',
     quietOff: 'Réveillent l’application comme tout le monde',
+    quietWakeNone: 'Aucun ne réveille cette application',
+    quietWakeSome: 'Ceux-ci réveillent cette application : {{names}}',
+    quietWakeLegend: 'Laisser ceux-ci réveiller cette application',
+    quietAgent: '{{name}}, {{kind}}',
+    quietKinds: {
+      preview: 'aperçu de lien',
+      monitor: 'sonde de disponibilité',
+      crawler: 'robot d’indexation',
+    },
+    connections: 'Connexions ouvertes',
+    connectionsOn: 'Gardent l’application éveillée (WebSockets, flux, téléchargements)',
+    connectionsOff: 'Ne gardent pas l’application éveillée',
+    idleLimit: 'Limite d’inactivité d’une connexion (min)',
+    idleLimitHint:
+      'Une connexion silencieuse dans les deux sens pendant ce délai ne garde plus l’application éveillée (de 1 min à 7 jours).',
   },
   ranges: {
     title: 'Plages de disponibilité',

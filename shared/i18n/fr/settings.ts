@@ -41,7 +41,7 @@ export const settings: Messages<typeof en> = {
     releaseDelayMs: 'Délai de libération',
     releaseDelayMsHint: 'après un changement de route fait ailleurs',
     holdDeadlineMs: 'Délai d’attente du proxy de réveil',
-    holdDeadlineMsHint: 'les clients d’API reçoivent 503 après ce délai',
+    holdDeadlineMsHint: 'après un réveil, le « pas encore routée » du front est attendu au plus ce délai',
   },
   proxy: {
     title: 'Proxy de réveil',
