@@ -227,6 +227,9 @@ export class PgBus {
         if (id !== null && ownerId !== null) this.emit({ kind: 'request', id, ownerId, own });
         return;
       }
+      case 'p':
+        this.emit({ kind: 'people', own });
+        return;
       default:
         return; // a message of a newer version: ignored
     }

@@ -19,6 +19,7 @@ import {
   type AppFacts,
   type LeaseGuard,
   LeaseLost,
+  type PeopleStore,
   type ReaperStore,
   type SharedConfigBackend,
   type StateChange,
@@ -49,6 +50,7 @@ import {
   type PgTimeouts,
 } from './pg-errors.ts';
 import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
+import { pgPeople } from './pg-people.ts';
 import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
 export { DB_NOW };
@@ -434,6 +436,10 @@ export class PostgresStore implements ReaperStore {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status`,
       [JSON.stringify(status)],
     );
+  }
+
+  people(): PeopleStore {
+    return pgPeople(this.pool);
   }
 
   configBackend(): SharedConfigBackend {
