@@ -102,3 +102,28 @@ export function parseDuration(text: string): number {
 export function viewerWebhooks(webhooks: readonly WebhookConfig[]): WebhookConfig[] {
   return webhooks.map((w) => ({ ...w, url: redactUrl(w.url) }));
 }
+
+/** The people API of the HTTP transport (sign-in sessions, tokens, audit), each with its role. */
+export const PEOPLE_ROUTES = {
+  /** Sign in: `{ token }` in, a session cookie out (no role: the token is the credential). */
+  signIn: { method: 'POST', path: '/api/session', role: null },
+  whoami: { method: 'GET', path: '/api/session', role: 'viewer' },
+  signOut: { method: 'DELETE', path: '/api/session', role: 'viewer' },
+  listTokens: { method: 'GET', path: '/api/tokens', role: 'admin' },
+  createToken: { method: 'POST', path: '/api/tokens', role: 'admin' },
+  revokeToken: { method: 'DELETE', path: '/api/tokens/:name', role: 'admin' },
+  audit: { method: 'GET', path: '/api/audit', role: 'viewer' },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string; role: Role | null }>;
+export type PeopleCall = keyof typeof PEOPLE_ROUTES;
+
+/** The header a client names itself with (dashboard, desktop, tray); a script sends none ("api"). */
+export const VIA_HEADER = 'x-reaper-via';
+/** The header a cookie-authenticated change carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'reaper_session';
+
+/** A refusal's words: which role the call needs. */
+export function needsRoleMessage(need: Role, have: Role): string {
+  return `this needs the ${need} role; you are signed in as ${have}`;
+}
