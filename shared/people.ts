@@ -18,7 +18,7 @@ export function roleAllows(have: Role, need: Role): boolean {
 }
 
 /** Through what a change was asked for (the history's and the audit's `via`). */
-export const VIAS = ['dashboard', 'api', 'desktop', 'tray'] as const;
+export const VIAS = ['dashboard', 'api', 'desktop', 'tray', 'cli'] as const;
 export type Via = (typeof VIAS)[number];
 
 /** Who a request is from, once authenticated. */
