@@ -66,7 +66,9 @@ async function send(method: string, path: string, token: string | null, body?: u
 }
 
 /** A body that reaches the call (it may then refuse it: only the gate's answer is checked here). */
-const BODIES: Partial<Record<CallName, unknown>> = { bulk: { action: 'reset', appIds: ['app_00000000-none'] } };
+const BODIES: Partial<Record<CallName, unknown>> = {
+  bulk: { action: 'reset', appIds: ['app_00000000-none'] },
+};
 
 describe('every call of the contract, with each role and without a token', () => {
   it('names a role for each call, one the server knows', () => {
@@ -116,7 +118,8 @@ describe('every call of the contract, with each role and without a token', () =>
       expect((await send(route.method, path, null, body)).status).toBe(401);
       for (const role of ROLES) {
         const answer = await send(route.method, path, tokens[role], body);
-        if (roleAllows(role, need)) expect([401, 403], `${role}: ${answer.text}`).not.toContain(answer.status);
+        if (roleAllows(role, need))
+          expect([401, 403], `${role}: ${answer.text}`).not.toContain(answer.status);
         else expect(answer.status, role).toBe(403);
       }
     });
@@ -124,7 +127,9 @@ describe('every call of the contract, with each role and without a token', () =>
 
   it('a viewer sees webhooks by their origin only; an admin sees them whole', async () => {
     const url = 'https://hooks.example.com/services/T000/B000/secret-path-8f3a';
-    const saved = await send('PATCH', '/api/settings', tokens.admin, { webhooks: [{ url, format: 'slack', events: ['error'] }] });
+    const saved = await send('PATCH', '/api/settings', tokens.admin, {
+      webhooks: [{ url, format: 'slack', events: ['error'] }],
+    });
     expect(saved.status).toBe(200);
     const viewer = await send('GET', '/api/settings', tokens.viewer);
     expect(viewer.text).not.toContain('secret-path');
