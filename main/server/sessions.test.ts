@@ -88,12 +88,12 @@ describe('sign-in sessions', () => {
     expect(JSON.stringify(noCsrf.body)).toContain('needs its CSRF token');
     const noOrigin = await call('/api/settings', session.value, {
       ...change,
-      headers: { 'x-csrf-token': session.info.csrf },
+      headers: { 'x-csrf-token': session.info.csrf ?? '' },
     });
     expect(noOrigin.status).toBe(403);
     const done = await call('/api/settings', session.value, {
       ...change,
-      headers: { origin, 'x-csrf-token': session.info.csrf },
+      headers: { origin, 'x-csrf-token': session.info.csrf ?? '' },
     });
     expect(done.status).toBe(200);
     expect(done.body.killSwitch).toBe(true);
@@ -112,7 +112,7 @@ describe('sign-in sessions', () => {
     // Sign out: the cookie no longer works, here or in any tab.
     const out = await call('/api/session', session.value, {
       method: 'DELETE',
-      headers: { origin, 'x-csrf-token': session.info.csrf },
+      headers: { origin, 'x-csrf-token': session.info.csrf ?? '' },
     });
     expect(out.status).toBe(200);
     expect((await call('/api/status', session.value)).status).toBe(401);
