@@ -13,6 +13,7 @@ import { type HistoryEntry, REAPER_STATES, type ReaperState, type TrafficSource 
 import { DAY } from './durations.ts';
 import { InputError } from './errors.ts';
 import { type HistoryPage, historyQuerySchema, type TransitionDurations } from './history.ts';
+import { ROLES, type Role } from './people.ts';
 import {
   APP_ID_PATTERN,
   OWNER_ID_PATTERN,
@@ -32,7 +33,6 @@ import {
 import type { SavingsReport } from './savings.ts';
 import { isValidTimeZone, type MustBeUpRange, type ScheduleTransition } from './schedule.ts';
 import { type Settings, settingsUpdateSchema } from './settings.ts';
-import { ROLES, type Role } from './people.ts';
 import { says } from './validation.ts';
 import type { WakeSources } from './wake-sources.ts';
 import { WEBHOOK_EVENTS, type WebhookStatus, type WebhookTestResult, webhookSchema } from './webhooks.ts';

@@ -16,10 +16,10 @@ import { describeError, type Log } from '../../shared/log.ts';
 import { isScenarioName, SCENARIOS, type ScenarioName } from '../simulator/scenarios.ts';
 import { DataDirInUseError, type DataDirLock, lockDataDir } from '../store/data-dir.ts';
 import { chooseDatabase, redactDatabaseUrl } from '../store/postgres/database-url.ts';
-import { runTokens } from './tokens-cli.ts';
 import { defaultLimits } from '../traffic/limits.ts';
 import { type ConnectionCaps, type HeadlessOptions, startHeadless } from './headless.ts';
 import { ensureDataDir } from './token.ts';
+import { runTokens } from './tokens-cli.ts';
 
 export const DEFAULT_PORT = 7410;
 

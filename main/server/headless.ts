@@ -19,9 +19,9 @@ import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
 import { defaultLimits, type ProxyLimits, setProxyLimits } from '../traffic/limits.ts';
 import { Gate } from './gate.ts';
 import { startHttpServer } from './http-server.ts';
+import type { People } from './people.ts';
 import { openPeople } from './people-store.ts';
 import { leasesCheck, type ReadinessCheck, readiness, serviceChecks } from './readiness.ts';
-import type { People } from './people.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
 export interface HeadlessOptions extends RuntimeOptions {

@@ -38,10 +38,10 @@ import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../share
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
-import { methodNotAllowed, sendError, sendJson, streamExport, writeJson } from './answers.ts';
-import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
-import { audited, type Auditor, eventForViewer, forViewer } from './audited.ts';
+import { methodNotAllowed, sendError, sendJson, streamExport } from './answers.ts';
+import { type Auditor, audited, eventForViewer, forViewer } from './audited.ts';
 import { Gate } from './gate.ts';
+import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 
 /** What the transport needs from the service. */
 export interface ApiBackend {

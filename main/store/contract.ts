@@ -17,8 +17,8 @@
  */
 import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
-import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { AuditEntry, Role } from '../../shared/people.ts';
+import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { WebhookStatus } from '../../shared/webhooks.ts';
 
 export type { LeaseGuard, StoreCommit };

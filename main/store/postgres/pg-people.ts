@@ -13,9 +13,9 @@ import {
   sessionValues,
   TOKEN_COLUMNS,
   toAudit,
+  tokenValues,
   toSession,
   toToken,
-  tokenValues,
 } from '../people-rows.ts';
 
 const params = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');

@@ -49,8 +49,8 @@ import {
   explainedPool,
   type PgTimeouts,
 } from './pg-errors.ts';
-import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
 import { pgPeople } from './pg-people.ts';
+import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
 import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
 export { DB_NOW };

@@ -9,9 +9,9 @@ import {
   sessionValues,
   TOKEN_COLUMNS,
   toAudit,
+  tokenValues,
   toSession,
   toToken,
-  tokenValues,
 } from '../people-rows.ts';
 
 type Row = Record<string, unknown>;
