@@ -21,6 +21,8 @@ export interface PgBusOptions {
   store: PostgresStore;
   /** This instance (written with each forwarded request, for an operator reading the table). */
   instanceId: string;
+  /** The connection's application_name (default `clever-reaper bus <instanceId>`). */
+  applicationName?: string;
   /** Reconnection delays: the first, and the longest (default 100 ms and 5 s). */
   backoffMs?: { first: number; max: number };
   /** A connection silent this long is probed with a query (default 10 s). */
@@ -100,7 +102,9 @@ export class PgBus {
       types: REAPER_TYPES,
       keepAlive: true,
       // Named after the instance, so that an operator (or a test) tells the instances' buses apart.
-      application_name: `clever-reaper bus ${this.options.instanceId}`.slice(0, 63),
+      application_name: (
+        this.options.applicationName ?? `clever-reaper bus ${this.options.instanceId}`
+      ).slice(0, 63),
     });
     let gone = false;
     const drop = (error?: Error) => {
