@@ -82,6 +82,13 @@ function overTls(req: IncomingMessage): boolean {
   return (req.socket as { encrypted?: boolean }).encrypted === true || proto === 'https';
 }
 
+/** 429 with Retry-After: the address is slowed down after wrong tokens (nothing was checked). */
+function tooMany(res: ServerResponse, wait: number): void {
+  res.setHeader('retry-after', String(wait));
+  const message = `too many wrong tokens from this address: try again in ${wait} s`;
+  writeJson(res, 429, JSON.stringify({ error: { code: 'unauthorized', message } }));
+}
+
 const equal = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -99,17 +106,7 @@ export class Gate {
     const address = clientAddress(req.socket);
     const wait = this.throttle.closed(address);
     if (wait !== null) {
-      res.setHeader('retry-after', String(wait));
-      writeJson(
-        res,
-        429,
-        JSON.stringify({
-          error: {
-            code: 'unauthorized',
-            message: `too many wrong tokens from this address: try again in ${wait} s`,
-          },
-        }),
-      );
+      tooMany(res, wait);
       return null;
     }
     const header = req.headers.authorization;
@@ -207,17 +204,7 @@ export class Gate {
     const address = clientAddress(req.socket);
     const wait = this.throttle.closed(address);
     if (wait !== null) {
-      res.setHeader('retry-after', String(wait));
-      writeJson(
-        res,
-        429,
-        JSON.stringify({
-          error: {
-            code: 'unauthorized',
-            message: `too many wrong tokens from this address: try again in ${wait} s`,
-          },
-        }),
-      );
+      tooMany(res, wait);
       return;
     }
     const people = this.options.people;
