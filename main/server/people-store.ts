@@ -10,6 +10,7 @@ import type { PeopleStore } from '../store/contract.ts';
 import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { openDatastore } from '../store/sqlite/open-sqlite.ts';
+import type { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Auditor } from './audited.ts';
 import { People, type PeopleChanges } from './people.ts';
 
@@ -31,10 +32,41 @@ export async function openPeopleStore(
     const pg = await PostgresStore.open(database, { max: 1 });
     return { store: pg.people(), close: () => pg.close(), postgres: pg };
   }
-  const opened = openDatastore(join(dataDir, PEOPLE_FILE));
-  if (opened.problem) throw new Error(`the people store cannot be used: ${opened.problem}`);
-  return { store: opened.store.people(), close: () => opened.store.close(), postgres: null };
+  // Opened at its first use: a server nobody signs in to with a personal token leaves no file.
+  let opened: SqliteStore | null = null;
+  let people: PeopleStore | null = null;
+  const get = (): PeopleStore => {
+    if (people) return people;
+    const o = openDatastore(join(dataDir, PEOPLE_FILE));
+    if (o.problem) {
+      if (o.store.db.isOpen) o.store.db.close();
+      throw new Error(`the people store cannot be used: ${o.problem}`);
+    }
+    opened = o.store;
+    people = o.store.people();
+    return people;
+  };
+  const store = Object.fromEntries(
+    PEOPLE_CALLS.map((name) => [
+      name,
+      async (...args: unknown[]) => (get()[name] as (...a: unknown[]) => Promise<unknown>)(...args),
+    ]),
+  ) as unknown as PeopleStore;
+  return { store, close: async () => opened?.close(), postgres: null };
 }
+
+/** Every call of PeopleStore (a lazily opened store forwards each). */
+const PEOPLE_CALLS = [
+  'addToken',
+  'tokenById',
+  'tokens',
+  'revokeToken',
+  'addSession',
+  'session',
+  'endSession',
+  'addAudit',
+  'audit',
+] as const satisfies readonly (keyof PeopleStore)[];
 
 export async function openPeople(options: {
   dataDir: string;
