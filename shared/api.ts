@@ -13,6 +13,7 @@ import { type HistoryEntry, REAPER_STATES, type ReaperState, type TrafficSource 
 import { DAY } from './durations.ts';
 import { InputError } from './errors.ts';
 import { type HistoryPage, historyQuerySchema, type TransitionDurations } from './history.ts';
+import { ROLES, type Role } from './people.ts';
 import {
   APP_ID_PATTERN,
   OWNER_ID_PATTERN,
@@ -101,97 +102,136 @@ export const connectInputSchema = z.discriminatedUnion('source', [
 ]);
 export type ConnectInput = z.input<typeof connectInputSchema>;
 
+/**
+ * A call's schema with the role it needs (shared/people.ts): a copy, so one schema (`empty`) can serve
+ * calls of different roles. CALL_SCHEMAS' type requires one on every entry, so a call added without
+ * a role does not compile; the HTTP transport enforces it (the desktop's own engine needs none).
+ */
+function needs<R extends Role, S extends z.ZodType>(role: R, schema: S): S & { readonly role: R } {
+  if (!ROLES.includes(role)) throw new Error(`unknown role ${role}`);
+  return Object.assign(schema.clone(), { role }) as S & { readonly role: R };
+}
+
 /** The schema of every call's input. The service parses with these; transports never trust input. */
 export const CALL_SCHEMAS = {
   /** Everything the dashboard shows at start (and after a reconnect). */
-  snapshot: empty,
-  status: empty,
-  listApps: z
-    .object({
-      search: z.string().max(200).optional(),
-      state: z.enum(REAPER_STATES).optional(),
-      ownerId: ownerId.optional(),
-      errorsOnly: flag.optional(),
-    })
-    .strict(),
-  getApp: z.object({ appId }).strict(),
+  snapshot: needs('viewer', empty),
+  status: needs('viewer', empty),
+  listApps: needs(
+    'viewer',
+    z
+      .object({
+        search: z.string().max(200).optional(),
+        state: z.enum(REAPER_STATES).optional(),
+        ownerId: ownerId.optional(),
+        errorsOnly: flag.optional(),
+      })
+      .strict(),
+  ),
+  getApp: needs('viewer', z.object({ appId }).strict()),
   /** The history of an app, newest first (also of an app released since: its history stays). */
-  history: z
-    .object({ appId, limit: int(1, 5000).default(500), since: int(0, Number.MAX_SAFE_INTEGER).optional() })
-    .strict(),
+  history: needs(
+    'viewer',
+    z
+      .object({ appId, limit: int(1, 5000).default(500), since: int(0, Number.MAX_SAFE_INTEGER).optional() })
+      .strict(),
+  ),
   /** Back to Initializing: the state is read again from Clever Cloud. */
-  reset: z.object({ appId }).strict(),
+  reset: needs('operator', z.object({ appId }).strict()),
   /** An explicit wake; with `wait`, answers once the app is Up (or in Error, or after `timeoutMs`). */
-  wake: z
-    .object({
-      appId,
-      source: z.enum(EXPLICIT_SOURCES).default('admin-api'),
-      wait: flag.default(false),
-      /** Engine time to wait at most; default: the fail timeout and a minute. */
-      timeoutMs: int(1000, 7 * DAY).optional(),
-    })
-    .strict(),
+  wake: needs(
+    'operator',
+    z
+      .object({
+        appId,
+        source: z.enum(EXPLICIT_SOURCES).default('admin-api'),
+        wait: flag.default(false),
+        /** Engine time to wait at most; default: the fail timeout and a minute. */
+        timeoutMs: int(1000, 7 * DAY).optional(),
+      })
+      .strict(),
+  ),
   /** "Keep awake until ...": no sleep before `until`; null cancels. A sleeping app is woken. */
-  keepAwake: z
-    .object({ appId, until: instant.nullable(), source: z.enum(EXPLICIT_SOURCES).default('admin-api') })
-    .strict(),
+  keepAwake: needs(
+    'operator',
+    z
+      .object({ appId, until: instant.nullable(), source: z.enum(EXPLICIT_SOURCES).default('admin-api') })
+      .strict(),
+  ),
   /** "Disable the reaper": every route of the app is disabled and the app released at once. */
-  release: z.object({ appId }).strict(),
+  release: needs('admin', z.object({ appId }).strict()),
   /** One of the four actions above on many apps, one outcome per app (see bulk.ts). */
-  bulk: bulkInputSchema,
-  listRoutes: z.object({ appId: appId.optional() }).strict(),
-  getRoute: z.object({ routeId }).strict(),
-  createRoute: routeCreateSchema,
+  bulk: needs('operator', bulkInputSchema),
+  listRoutes: needs('viewer', z.object({ appId: appId.optional() }).strict()),
+  getRoute: needs('viewer', z.object({ routeId }).strict()),
+  createRoute: needs('admin', routeCreateSchema),
   /** `changes` are reported by their own names (gracePeriodMs, not changes.gracePeriodMs). */
-  updateRoute: z.object({ routeId, changes: routeUpdateSchema }).strict(),
-  deleteRoute: z.object({ routeId }).strict(),
+  updateRoute: needs('admin', z.object({ routeId, changes: routeUpdateSchema }).strict()),
+  deleteRoute: needs('admin', z.object({ routeId }).strict()),
   /** The rules, in their order of precedence (the first that matches an app takes it). */
-  listRules: empty,
-  getRule: z.object({ ruleId }).strict(),
+  listRules: needs('viewer', empty),
+  getRule: needs('viewer', z.object({ ruleId }).strict()),
   /** A new rule; `position` puts it at that index of the list (default: at the end). */
-  createRule: ruleCreateSchema,
+  createRule: needs('admin', ruleCreateSchema),
   /** `changes` are reported by their own names; `position` moves the rule in the list. */
-  updateRule: z.object({ ruleId, changes: ruleUpdateSchema }).strict(),
-  deleteRule: z.object({ ruleId }).strict(),
+  updateRule: needs('admin', z.object({ ruleId, changes: ruleUpdateSchema }).strict()),
+  deleteRule: needs('admin', z.object({ ruleId }).strict()),
   /**
    * What a rule (new, or `ruleId` changed) would match now, before saving: per app, managed, taken
    * from another rule, or left to a rule that comes first or to the route that names it.
    */
-  previewRule: rulePreviewSchema,
-  getSettings: empty,
-  updateSettings: settingsUpdateSchema,
+  previewRule: needs('viewer', rulePreviewSchema),
+  getSettings: needs('viewer', empty),
+  updateSettings: needs('admin', settingsUpdateSchema),
   /** The personal space and the organisations of the account, for the route editor's app picker. */
-  listOwners: empty,
+  listOwners: needs('viewer', empty),
   /** The Clever Cloud apps of an owner, managed or not. */
-  listOwnerApps: z.object({ ownerId }).strict(),
-  credentials: empty,
-  connect: connectInputSchema,
+  listOwnerApps: needs('viewer', z.object({ ownerId }).strict()),
+  credentials: needs('viewer', empty),
+  connect: needs('admin', connectInputSchema),
   /** Run the embedded simulator's demo instead of a Clever Cloud account. */
-  startDemo: empty,
+  startDemo: needs('admin', empty),
   /**
    * The history across apps (released ones too), newest first, filtered, a page at a time. Its CSV
    * and JSON exports are streamed by the transports (GET /api/history?format=csv).
    */
-  historyQuery: historyQuerySchema,
+  historyQuery: needs('viewer', historyQuerySchema),
   /** The next must-be-up transitions of a route (up at a range start, down at its end). */
-  routeTransitions: z.object({ routeId, count: int(1, 50).default(6) }).strict(),
+  routeTransitions: needs('viewer', z.object({ routeId, count: int(1, 50).default(6) }).strict()),
   /** The same for ranges not saved yet (the route editor's preview, or a script's). */
-  previewRanges: z.object({ ranges: z.array(rangeSchema).max(50), count: int(1, 50).default(6) }).strict(),
+  previewRanges: needs(
+    'viewer',
+    z.object({ ranges: z.array(rangeSchema).max(50), count: int(1, 50).default(6) }).strict(),
+  ),
   /** Hours asleep and money saved (today, 7 and 30 days), per app and in total, dry-run projections. */
-  savings: z
-    .object({
-      /** The IANA zone "today" and the days of the chart are counted in (default: the engine's). */
-      timeZone: z.string().max(100).refine(isValidTimeZone, says('timeZone')).optional(),
-    })
-    .strict(),
+  savings: needs(
+    'viewer',
+    z
+      .object({
+        /** The IANA zone "today" and the days of the chart are counted in (default: the engine's). */
+        timeZone: z.string().max(100).refine(isValidTimeZone, says('timeZone')).optional(),
+      })
+      .strict(),
+  ),
   /** How deliveries to each webhook went since the reaper started. */
-  webhookStatus: empty,
+  webhookStatus: needs('viewer', empty),
   /** Send a test payload to a webhook at once (one attempt), saved in the settings or not. */
-  testWebhook: webhookSchema.extend({ events: z.array(z.enum(WEBHOOK_EVENTS)).default(['error']) }).strict(),
-} as const;
+  testWebhook: needs(
+    'admin',
+    webhookSchema.extend({ events: z.array(z.enum(WEBHOOK_EVENTS)).default(['error']) }).strict(),
+  ),
+} as const satisfies Record<string, z.ZodType & { readonly role: Role }>;
 
 export type CallName = keyof typeof CALL_SCHEMAS;
 export const CALL_NAMES = Object.keys(CALL_SCHEMAS) as CallName[];
+/**
+ * The role a call needs with this input: the call's own, except a bulk "Disable the reaper", which
+ * releases apps as `release` does (admin).
+ */
+export function neededRole(name: CallName, raw: unknown): Role {
+  if (name === 'bulk' && (raw as { action?: unknown } | null)?.action === 'release') return 'admin';
+  return CALL_SCHEMAS[name].role;
+}
 /** What a caller sends (defaults may be left out). */
 export type CallInput<K extends CallName> = z.input<(typeof CALL_SCHEMAS)[K]>;
 /** What the service receives once parsed. */

@@ -13,6 +13,7 @@ import type { CallName, ReaperEvent, ReaperListener, ReaperStatus } from '../../
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
 import { EVENTS_PATH, fillPath, HTTP_ROUTES } from '../../shared/api-http.ts';
 import type { Log } from '../../shared/log.ts';
+import { PEOPLE_ROUTES, type SessionInfo, VIA_HEADER } from '../../shared/people.ts';
 import { SseParser } from '../../shared/sse.ts';
 import type { TeamConnection } from '../../shared/team-console.ts';
 
@@ -99,6 +100,8 @@ export class RemoteService {
         method: route.method,
         headers: {
           authorization: `Bearer ${this.options.token}`,
+          // The audit says the change came through the desktop app.
+          [VIA_HEADER]: 'desktop',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body }),
@@ -260,4 +263,33 @@ export async function checkTeamServer(
     return `${url} answered, but it is not a Clever Reaper server`;
   }
   return null;
+}
+
+/**
+ * Who a token is on a team server (its name and role), to show "signed in as alice (operator)" and to
+ * keep a viewer's desktop read-only; null when the server does not say (an older server, or a refusal).
+ */
+export async function teamIdentity(
+  url: string,
+  token: string,
+  doFetch: typeof fetch = fetch.bind(globalThis),
+  timeoutMs = 10_000,
+): Promise<Pick<SessionInfo, 'name' | 'role'> | null> {
+  try {
+    const res = await doFetch(`${url}${PEOPLE_ROUTES.whoami.path}`, {
+      headers: { authorization: `Bearer ${token}`, [VIA_HEADER]: 'desktop' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return null;
+    const info = (await res.json()) as Partial<SessionInfo>;
+    if (
+      typeof info.name !== 'string' ||
+      (info.role !== 'viewer' && info.role !== 'operator' && info.role !== 'admin')
+    )
+      return null;
+    return { name: info.name, role: info.role };
+  } catch {
+    return null;
+  }
 }

@@ -19,6 +19,7 @@ import { chooseDatabase, redactDatabaseUrl } from '../store/postgres/database-ur
 import { defaultLimits } from '../traffic/limits.ts';
 import { type ConnectionCaps, type HeadlessOptions, startHeadless } from './headless.ts';
 import { ensureDataDir } from './token.ts';
+import { runTokens } from './tokens-cli.ts';
 
 export const DEFAULT_PORT = 7410;
 
@@ -33,6 +34,7 @@ const CAP_FLAGS = {
 } as const satisfies Record<string, keyof ConnectionCaps>;
 
 const USAGE = `Usage: npm run serve -- [options]
+       npm run serve -- tokens create|list|revoke ...   (personal tokens: tokens --help)
 
   --demo              run the embedded simulator instead of a Clever Cloud account
   --scenario NAME     the demo's scenario: ${Object.keys(SCENARIOS).join(', ')} (default: demo)
@@ -307,6 +309,14 @@ function isLoopback(host: string): boolean {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'tokens') {
+    process.umask(0o077);
+    const code = await runTokens(process.argv.slice(3), process.env, () => defaultDataDir(), {
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    });
+    process.exit(code);
+  }
   let options: ReturnType<typeof parseCli>;
   try {
     options = parseCli(process.argv.slice(2));

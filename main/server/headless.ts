@@ -17,7 +17,10 @@ import { fileURLToPath } from 'node:url';
 import type { ReaperService } from '../service/reaper-service.ts';
 import { type RuntimeOptions, startRuntime } from '../service/runtime.ts';
 import { defaultLimits, type ProxyLimits, setProxyLimits } from '../traffic/limits.ts';
+import { Gate } from './gate.ts';
 import { startHttpServer } from './http-server.ts';
+import type { People } from './people.ts';
+import { openPeople } from './people-store.ts';
 import { leasesCheck, type ReadinessCheck, readiness, serviceChecks } from './readiness.ts';
 import { type AdminToken, ensureDataDir, loadOrCreateToken } from './token.ts';
 
@@ -50,6 +53,8 @@ export interface Headless {
   dashboardUrl: string;
   token: AdminToken;
   service: ReaperService;
+  /** Personal tokens, sessions and the audit (people-store.ts). */
+  people: People;
   close(): Promise<void>;
 }
 
@@ -67,7 +72,19 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const { adminMaxConnections = defaultAdminCap, ...proxyCaps } = options.caps ?? {};
   const limits = { ...proxyDefaults, ...proxyCaps };
   setProxyLimits(limits);
-  const service = await startRuntime({ ...options, env });
+  const people = await openPeople({
+    dataDir: options.dataDir,
+    database: options.database ?? null,
+    bootstrap: token.token,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  let service: ReaperService;
+  try {
+    service = await startRuntime({ ...options, env });
+  } catch (error) {
+    await people.close();
+    throw error;
+  }
   // Team mode: the leases too (none held nor waited for properly: not ready).
   const checks = [
     ...serviceChecks(service),
@@ -79,6 +96,13 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     http = await startHttpServer({
       backend: service,
       token: token.token,
+      gate: new Gate({
+        people: people.people,
+        bootstrap: token.token,
+        audit: people.audit,
+        ...(options.log ? { log: options.log } : {}),
+      }),
+      audit: people.audit,
       host: options.host,
       port: options.port,
       staticDir: options.staticDir === undefined ? defaultStaticDir() : options.staticDir,
@@ -102,6 +126,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     });
   } catch (error) {
     await service.close();
+    await people.close();
     throw error;
   }
   return {
@@ -109,9 +134,11 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     dashboardUrl: `${http.url}/#token=${encodeURIComponent(token.token)}`,
     token,
     service,
+    people: people.people,
     async close() {
       await http.close();
       await service.close();
+      await people.close();
     },
   };
 }

@@ -11,7 +11,6 @@
  * Routing comes from the shared table (shared/api-http.ts) that the dashboard's client also uses;
  * validation, errors and behaviour are the service's (the same for the IPC transport).
  */
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -23,7 +22,7 @@ import {
   type ReaperEvent,
   type ReaperListener,
 } from '../../shared/api.ts';
-import { ERROR_STATUS, type ErrorBody, toErrorBody } from '../../shared/api-errors.ts';
+import { ERROR_STATUS, toErrorBody } from '../../shared/api-errors.ts';
 import {
   API_PREFIX,
   EVENTS_PATH,
@@ -34,12 +33,15 @@ import {
   matchPath,
 } from '../../shared/api-http.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { PEOPLE_ROUTES } from '../../shared/people.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
-import { compressBody, negotiateEncoding, SECURITY_HEADERS, serveStatic } from './static-files.ts';
-import { bearerToken, sameToken } from './token.ts';
+import { methodNotAllowed, sendError, sendJson, streamExport } from './answers.ts';
+import { type Auditor, audited, eventForViewer, forViewer } from './audited.ts';
+import { Gate } from './gate.ts';
+import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 
 /** What the transport needs from the service. */
 export interface ApiBackend {
@@ -83,6 +85,10 @@ export interface HttpServerOptions {
   otherHosts?: (req: IncomingMessage, res: ServerResponse) => void;
   /** An upgrade (a WebSocket) for another Host, with `otherHosts`; the server's own take none (400). */
   otherHostsUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Who may call what (people, roles, sessions); default: the bootstrap `token` alone, an admin. */
+  gate?: Gate;
+  /** Where configuration changes are recorded with who made them (audited.ts). */
+  audit?: Auditor;
   log?: Log;
 }
 
@@ -106,6 +112,7 @@ const ROUTES = Object.entries(HTTP_ROUTES) as [CallName, HttpRoute][];
 
 export function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { backend, token, log } = options;
+  const gate = options.gate ?? new Gate({ bootstrap: token, ...(log ? { log } : {}) });
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
 
@@ -167,17 +174,26 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       return;
     }
     res.setHeader('cache-control', 'no-store');
-    const given = bearerToken(req.headers.authorization);
-    if (given === null || !sameToken(given, token)) {
-      res.setHeader('www-authenticate', 'Bearer realm="clever-reaper"');
-      sendError(res, {
-        error: { code: 'unauthorized', message: 'a valid admin token is needed (Authorization: Bearer ...)' },
-      });
+    const method = req.method ?? 'GET';
+    const people = Gate.match(method, path);
+    if (people?.call === 'signIn') {
+      const body = await readJson(req);
+      if (body !== INVALID) await gate.signIn(req, res, body);
+      return;
+    }
+    const who = await gate.authenticate(req, res);
+    if (!who) return;
+    if (people) {
+      const forbidden = gate.refusalFor(who, PEOPLE_ROUTES[people.call].role);
+      if (forbidden) return sendError(res, forbidden);
+      const body = await readJson(req);
+      if (body === INVALID) return;
+      await gate.serve(req, res, who, people.call, people.params, body, url.searchParams);
       return;
     }
     if (metrics) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, ['GET']);
-      const text = backend.metricsText!();
+      const text = backend.metricsText!() + gate.throttle.metricsText();
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'content-length': Buffer.byteLength(text) });
       res.end(req.method === 'HEAD' ? undefined : text);
       return;
@@ -193,10 +209,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     }
     if (path === EVENTS_PATH) {
       if (req.method !== 'GET') return methodNotAllowed(res, ['GET']);
-      openStream(req, res);
+      openStream(req, res, who.role === 'viewer');
       return;
     }
-    const method = req.method ?? 'GET';
     const matches = ROUTES.flatMap(([name, route]) => {
       const params = matchPath(route.path, path);
       return params ? [{ name, route, params }] : [];
@@ -228,8 +243,11 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       Object.assign(input, body);
     }
     Object.assign(input, match.params);
-    const result = await backend.call(match.name, input);
-    const answer = byApp ? snapshotByApp(result as CallOutputs['snapshot']) : result;
+    const forbidden = gate.refusal(who, match.name, input);
+    if (forbidden) return sendError(res, forbidden);
+    const result = await audited(backend, who, match.name, input, options.audit);
+    const shown = who.role === 'viewer' ? forViewer(match.name, result) : result;
+    const answer = byApp ? snapshotByApp(shown as CallOutputs['snapshot']) : shown;
     await sendJson(res, match.route.status ?? 200, answer, req.headers['accept-encoding']);
 
     async function readJson(r: IncomingMessage): Promise<unknown> {
@@ -272,7 +290,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   }
 
   /** Server-sent events: a `clock` heartbeat at once and every heartbeatMs, then every ReaperEvent. */
-  function openStream(req: IncomingMessage, res: ServerResponse): void {
+  function openStream(req: IncomingMessage, res: ServerResponse, viewer: boolean): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store, no-transform',
@@ -289,7 +307,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         res.destroy();
         return;
       }
-      res.write(`id: ${seq}\ndata: ${JSON.stringify(event)}\n\n`);
+      res.write(`id: ${seq}\ndata: ${JSON.stringify(viewer ? eventForViewer(event) : event)}\n\n`);
     };
     const heartbeat = () => send({ type: 'clock', ...backend.clock() });
     const off = backend.subscribe(send);
@@ -413,73 +431,4 @@ export function refuseForeign(
     return 'requests from an opaque origin are refused';
   }
   return null;
-}
-
-/** Write an export chunk by chunk, waiting for the client to read (a closed connection stops it). */
-async function streamExport(
-  res: ServerResponse,
-  file: { filename: string; contentType: string; chunks: AsyncIterable<string> },
-): Promise<void> {
-  const iterator = file.chunks[Symbol.asyncIterator]();
-  // The first chunk is produced before the headers, so a failure there is still an error answer.
-  let next = await iterator.next();
-  res.writeHead(200, {
-    'content-type': file.contentType,
-    'content-disposition': `attachment; filename="${file.filename}"`,
-  });
-  while (!next.done) {
-    if (res.destroyed) return;
-    if (!res.write(next.value)) {
-      await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    } else {
-      // Let the engine and other requests run between two pages.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    next = await iterator.next();
-  }
-  res.end();
-}
-
-/**
- * A call's answer, which can be large (the snapshot of 1,000 apps is about 1 MB): compressed with
- * brotli or gzip as the client accepts (`Vary: Accept-Encoding`), unless it is small.
- */
-async function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  acceptEncoding: string | string[] | undefined,
-): Promise<void> {
-  const text = JSON.stringify(value);
-  const encoding = text.length >= MIN_COMPRESSED_JSON ? negotiateEncoding(acceptEncoding) : null;
-  res.setHeader('vary', 'Accept-Encoding');
-  if (!encoding) return writeJson(res, status, text);
-  const body = await compressBody(Buffer.from(text), encoding, 'dynamic');
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-encoding': encoding,
-    'content-length': body.length,
-  });
-  res.end(body);
-}
-
-/** Below this, compression saves less than it costs. */
-const MIN_COMPRESSED_JSON = 1024;
-
-function writeJson(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, body: ErrorBody): void {
-  writeJson(res, ERROR_STATUS[body.error.code], JSON.stringify(body));
-}
-
-function methodNotAllowed(res: ServerResponse, allowed: string[]): void {
-  res.setHeader('allow', [...new Set(allowed)].join(', '));
-  const message = `use ${[...new Set(allowed)].join(' or ')}`;
-  writeJson(res, 405, JSON.stringify({ error: { code: 'invalid-input', message } }));
 }

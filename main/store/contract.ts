@@ -17,6 +17,7 @@
  */
 import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
+import type { AuditEntry, Role } from '../../shared/people.ts';
 import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { WebhookStatus } from '../../shared/webhooks.ts';
 
@@ -80,6 +81,62 @@ export interface SharedConfigBackend {
   set(key: string, value: unknown): Promise<void>;
 }
 
+/** A personal token as kept: its id (the public part of the token), a salted scrypt hash of the rest. */
+export interface StoredToken {
+  id: string;
+  name: string;
+  role: Role;
+  /** base64url */
+  salt: string;
+  /** base64url scrypt hash of the token's secret part with `salt` */
+  hash: string;
+  createdAt: number;
+  createdBy: string;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A browser's sign-in session: kept by a hash of its cookie, for the token it was opened with. */
+export interface StoredSession {
+  /** sha256 (base64url) of the session's cookie value. */
+  idHash: string;
+  /** The token's id, or the bootstrap token's fingerprint (`bootstrap:...`). */
+  tokenId: string;
+  csrf: string;
+  createdAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+}
+
+/**
+ * People on a team server (real time, epoch ms): personal tokens, sign-in sessions, and the audit of
+ * configuration changes. On PostgreSQL, a change of a token or a session is announced on the bus.
+ */
+export interface PeopleStore {
+  /** Rejects with TokenNameTaken while a token of that name is not revoked. */
+  addToken(token: StoredToken): Promise<void>;
+  tokenById(id: string): Promise<StoredToken | null>;
+  /** Every token, revoked ones too, oldest first. */
+  tokens(): Promise<StoredToken[]>;
+  /** Revoke the live token of that name and end its sessions; the token revoked, or null when none. */
+  revokeToken(name: string, at: number): Promise<StoredToken | null>;
+  addSession(session: StoredSession): Promise<void>;
+  session(idHash: string): Promise<StoredSession | null>;
+  /** Whether a session was ended (false: unknown, or ended before). */
+  endSession(idHash: string, at: number): Promise<boolean>;
+  addAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+  /** The newest entries first, `limit` of them, with ids below `beforeId` when given. */
+  audit(limit: number, beforeId?: number): Promise<AuditEntry[]>;
+}
+
+/** A live token already has this name. */
+export class TokenNameTaken extends Error {
+  constructor(name: string) {
+    super(`a token named '${name}' exists: revoke it first, or choose another name`);
+    this.name = 'TokenNameTaken';
+  }
+}
+
 export interface ReaperStore {
   readonly kind: 'sqlite' | 'postgres';
   /** The schema version the datastore is at. */
@@ -133,6 +190,9 @@ export interface ReaperStore {
 
   // ---- routes and settings -----------------------------------------------------------------
   configBackend(): SharedConfigBackend;
+
+  // ---- people: tokens, sessions, audit -------------------------------------------------------
+  people(): PeopleStore;
 
   // ---- capabilities: what one datastore offers and the other has no need of -----------------
   /**

@@ -38,6 +38,8 @@ export type BusMessage =
   | { kind: 'config'; key: string; own: boolean }
   /** A forwarded request for an app of this owner waits. */
   | { kind: 'request'; id: number; ownerId: string; own: boolean }
+  /** A personal token or a sign-in session changed (created, revoked, ended): forget what was checked. */
+  | { kind: 'people'; own: boolean }
   /**
    * The bus listens (again): after a drop (`first` false), messages sent meanwhile were missed, and
    * what they named must be read again.

@@ -286,6 +286,8 @@ export class TeamSync {
       case 'connected':
         this.catchUp = true;
         break;
+      case 'people':
+        return; // the server's sign-in checks hear it (server/people.ts), not the engine
       default:
         assertNever(m);
     }

@@ -5,6 +5,7 @@
 import type { CallName, ReaperCalls, ReaperEvent, ReaperListener, Snapshot } from '../../shared/api.ts';
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
 import { EVENTS_PATH, fillPath, HISTORY_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
+import { VIA_HEADER } from '../../shared/people.ts';
 import { isSnapshotByApp, SNAPSHOT_BY_APP, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import type { DashboardApi } from './dashboard-api.ts';
 import { openStream, type StreamState } from './sse.ts';
@@ -42,7 +43,12 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
     try {
       res = await doFetch(url, {
         method: route.method,
-        headers: { ...auth(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        // The audit names the dashboard as the way a change came (shared/people.ts).
+        headers: {
+          ...auth(),
+          [VIA_HEADER]: 'dashboard',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body }),
         cache: 'no-store',
       });

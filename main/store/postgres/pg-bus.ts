@@ -22,6 +22,8 @@ export interface PgBusOptions {
   store: PostgresStore;
   /** This instance (written with each forwarded request, for an operator reading the table). */
   instanceId: string;
+  /** The connection's application_name (default `clever-reaper bus <instanceId>`). */
+  applicationName?: string;
   /** Reconnection delays: the first, and the longest (default 100 ms and 5 s). */
   backoffMs?: { first: number; max: number };
   /** A connection silent this long is probed with a query (default 10 s). */
@@ -101,7 +103,9 @@ export class PgBus {
       types: REAPER_TYPES,
       keepAlive: true,
       // Named after the instance, so that an operator (or a test) tells the instances' buses apart.
-      application_name: `clever-reaper bus ${this.options.instanceId}`.slice(0, 63),
+      application_name: (
+        this.options.applicationName ?? `clever-reaper bus ${this.options.instanceId}`
+      ).slice(0, 63),
     });
     let gone = false;
     const drop = (error?: Error) => {
@@ -239,6 +243,9 @@ export class PgBus {
         if (id !== null && ownerId !== null) this.emit({ kind: 'request', id, ownerId, own });
         return;
       }
+      case 'p':
+        this.emit({ kind: 'people', own });
+        return;
       default:
         return; // a message of a newer version: ignored
     }

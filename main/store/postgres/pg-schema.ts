@@ -214,6 +214,52 @@ export const PG_MIGRATIONS: string[] = [
   CREATE TRIGGER app_state_deleted_notify AFTER DELETE ON app_state REFERENCING OLD TABLE AS changed
     FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_states();
   `,
+  // 6: people (issue 25; SQLite's version 5): personal tokens (a salted scrypt hash, never the
+  // token), browsers' sign-in sessions (a hash of the cookie), the audit of configuration changes. A
+  // change of a token or a session is announced on the bus (kind 'p'): a revocation or a sign-out
+  // takes effect on every instance at once.
+  `
+  CREATE TABLE tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+    salt TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    created_by TEXT NOT NULL,
+    expires_at BIGINT,
+    revoked_at BIGINT
+  );
+  CREATE UNIQUE INDEX tokens_live_name ON tokens (name) WHERE revoked_at IS NULL;
+  CREATE TABLE sessions (
+    id_hash TEXT PRIMARY KEY,
+    token_id TEXT NOT NULL,
+    csrf TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    ended_at BIGINT
+  );
+  CREATE INDEX sessions_token ON sessions (token_id);
+  CREATE TABLE audit (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at BIGINT NOT NULL,
+    by_name TEXT NOT NULL,
+    via TEXT NOT NULL,
+    what TEXT NOT NULL,
+    target TEXT,
+    before TEXT,
+    after TEXT
+  );
+  CREATE FUNCTION reaper_notify_people() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('clever_reaper', json_build_object('k', 'p', 't', TG_TABLE_NAME)::text);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER tokens_notify AFTER INSERT OR UPDATE OR DELETE ON tokens
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_people();
+  CREATE TRIGGER sessions_notify AFTER UPDATE OR DELETE ON sessions
+    FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_people();
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */

@@ -19,6 +19,7 @@ import {
   type AppFacts,
   type LeaseGuard,
   LeaseLost,
+  type PeopleStore,
   type ReaperStore,
   type SharedConfigBackend,
   type StateChange,
@@ -48,6 +49,7 @@ import {
   explainedPool,
   type PgTimeouts,
 } from './pg-errors.ts';
+import { pgPeople } from './pg-people.ts';
 import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
 import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
@@ -434,6 +436,10 @@ export class PostgresStore implements ReaperStore {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status`,
       [JSON.stringify(status)],
     );
+  }
+
+  people(): PeopleStore {
+    return pgPeople(this.pool);
   }
 
   configBackend(): SharedConfigBackend {

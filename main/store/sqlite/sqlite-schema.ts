@@ -99,6 +99,42 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
     `),
   // 4: the newest deployment known for the app, that a start's own deployment is listed above.
   (db) => db.exec('ALTER TABLE app_state ADD COLUMN known_deployment_id TEXT;'),
+  // 5: people (issue 25): personal tokens (a salted scrypt hash, never the token), browsers' sign-in
+  // sessions (a hash of the cookie), and the audit of configuration changes.
+  (db) =>
+    db.exec(`
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+        salt TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        expires_at INTEGER,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE UNIQUE INDEX tokens_live_name ON tokens (name) WHERE revoked_at IS NULL;
+      CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        token_id TEXT NOT NULL,
+        csrf TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        ended_at INTEGER
+      ) STRICT;
+      CREATE INDEX sessions_token ON sessions (token_id);
+      CREATE TABLE audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        by_name TEXT NOT NULL,
+        via TEXT NOT NULL,
+        what TEXT NOT NULL,
+        target TEXT,
+        before TEXT,
+        after TEXT
+      ) STRICT;
+    `),
 ];
 
 export function userVersion(db: DatabaseSync): number {

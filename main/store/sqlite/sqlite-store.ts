@@ -19,6 +19,7 @@ import {
   type AppFacts,
   type LeaseGuard,
   LeaseLost,
+  type PeopleStore,
   type ReaperStore,
   type SharedConfigBackend,
   type StateChange,
@@ -36,6 +37,7 @@ import {
 } from '../history-sql.ts';
 import { COLUMNS } from '../record-columns.ts';
 import { appNames, iterateHistory, queryHistory, stateChanges } from './sqlite-history.ts';
+import { sqlitePeople } from './sqlite-people.ts';
 import { migrate, userVersion } from './sqlite-schema.ts';
 
 const COLS = COLUMNS.map(([, c]) => c);
@@ -256,6 +258,10 @@ export class SqliteStore implements ReaperStore {
         ).run(key, JSON.stringify(value));
       },
     };
+  }
+
+  people(): PeopleStore {
+    return sqlitePeople(this.db, (fn) => this.transaction(fn));
   }
 
   /** Run `fn` in one write transaction (BEGIN IMMEDIATE), rolled back when it throws. */
