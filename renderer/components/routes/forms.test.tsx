@@ -24,6 +24,9 @@ describe('the route editor', () => {
     const f = within(form);
     await waitFor(() => expect(f.getByRole('option', { name: /internal-wiki/ })).toBeTruthy());
     expect(f.getByRole('option', { name: /shop-staging .* already routed/ })).toBeTruthy();
+    // The state in the console's words, as the apps table says it, not the API's SHOULD_BE_UP.
+    expect(f.getByRole('option', { name: 'internal-wiki · Running' })).toBeTruthy();
+    expect(f.queryByRole('option', { name: /SHOULD_BE_|WANTS_TO_BE_UP/ })).toBeNull();
     await user.selectOptions(f.getByLabelText('App'), 'app_wiki');
     await user.clear(f.getByLabelText('Grace period'));
     await user.type(f.getByLabelText('Grace period'), '45');
