@@ -19,6 +19,7 @@ import {
   intlLocale,
   KIND_LABELS,
   kindLabel,
+  localTimestamps,
   ownerLabel,
   SOURCE_LABELS,
   setViewerTimeZone,
@@ -101,6 +102,16 @@ describe('format.ts in English', () => {
     expect(clockTimeIn(Date.UTC(2026, 0, 5, 20), T, 'Asia/Tokyo')).toBe('21:00 (Tue 05:00 Asia/Tokyo)');
     expect(clockTimeIn(T, T, null)).toBe('15:32');
     expect(dateTimeIn(T, 'America/New_York')).toBe('Mon, Jan 5, 15:32 (09:32 America/New_York)');
+  });
+
+  it('says the ISO timestamps of an engine text in the viewer’s zone, the rest as written', () => {
+    const iso = new Date(T).toISOString();
+    const text = `waiting for group member api (grace period ends at ${iso}), then ${iso.slice(0, 16)}Z`;
+    expect(localTimestamps(text, 'Europe/Paris')).toBe(
+      `waiting for group member api (grace period ends at ${fullTime(T, 'Europe/Paris')}), then ${fullTime(T - 10_000, 'Europe/Paris')}`,
+    );
+    expect(localTimestamps(text, 'Europe/Paris')).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(localTimestamps('no time here')).toBe('no time here');
   });
 });
 
