@@ -120,6 +120,15 @@ describe('format.ts in French', () => {
     await i18n.changeLanguage('fr');
   });
 
+  it('counts in the catalogues as Intl writes them: 1 000 applications, as Savings writes 1 935 h', () => {
+    const thousand = new Intl.NumberFormat('fr').format(1000);
+    expect(thousand).toMatch(/^1\s000$/u);
+    expect(i18n.t('common:appCount', { count: 1000 })).toBe(`${thousand} applications`);
+    expect(i18n.t('apps:toolbar.countOf', { shown: 1000, count: 1200 })).toBe(
+      `${thousand} sur ${new Intl.NumberFormat('fr').format(1200)} applications`,
+    );
+  });
+
   it('times, in the zone given', () => {
     expect(intlLocale()).toBe('fr');
     expect(clockTime(T, T)).toBe('14:32');
