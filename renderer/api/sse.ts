@@ -22,40 +22,48 @@ export function openStream(options: StreamOptions): { stop(): void } {
   let delay = 1000;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  const run = async () => {
-    if (stopped) return;
+  /** One connection, read until it ends; resolves whether to connect again (not after a 401). */
+  const read = async (): Promise<boolean> => {
+    if (stopped) return false;
     controller = new AbortController();
-    try {
-      const res = await doFetch(options.url, {
-        headers: { accept: 'text/event-stream', ...options.headers() },
-        signal: controller.signal,
-        cache: 'no-store',
-      });
-      if (res.status === 401) {
-        options.onState('unauthorized');
-        return;
-      }
-      if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
-      delay = 1000;
-      options.onState('live');
-      const parser = new SseParser();
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        for (const message of parser.push(value)) options.onMessage(message);
-      }
-    } catch {
-      // Fall through to a reconnection, unless stopped.
+    const res = await doFetch(options.url, {
+      headers: { accept: 'text/event-stream', ...options.headers() },
+      signal: controller.signal,
+      cache: 'no-store',
+    });
+    if (res.status === 401) {
+      options.onState('unauthorized');
+      return false;
     }
+    if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
+    delay = 1000;
+    options.onState('live');
+    const parser = new SseParser();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const message of parser.push(value)) options.onMessage(message);
+    }
+    return true;
+  };
+
+  const reconnect = () => {
     if (stopped) return;
     options.onState('reconnecting');
-    timer = setTimeout(run, delay);
+    timer = setTimeout(connect, delay);
     delay = Math.min(delay * 2, 15_000);
   };
 
+  /** A stream that ends or fails (the network, the reaper, an abort) is opened again, unless stopped. */
+  function connect() {
+    read().then((again) => {
+      if (again) reconnect();
+    }, reconnect);
+  }
+
   options.onState('connecting');
-  void run();
+  connect();
   return {
     stop() {
       stopped = true;

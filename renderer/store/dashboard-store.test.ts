@@ -138,4 +138,23 @@ describe('the store actions', () => {
     expect(store.getState().settings).toBe(before);
     vi.useRealTimers();
   });
+
+  it('tells in an error toast the failure of an action nobody awaits, and keeps going', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ apps: [appView('shop', 'Up')] });
+    api.answer('updateRoute', () => {
+      throw new Error('the reaper refused the route');
+    });
+    const store = createDashboardStore(api);
+    store.getState().start();
+    await settle();
+    store.getState().perform(() => store.getState().updateRoute('route_shop', { enabled: false }));
+    store.getState().perform(() => store.getState().setSwitch('dryRun', true));
+    await settle();
+    expect(store.getState().toasts.map((t) => [t.kind, t.text])).toEqual([
+      ['error', 'the reaper refused the route'],
+    ]);
+    expect(store.getState().settings?.dryRun).toBe(true);
+    vi.useRealTimers();
+  });
 });

@@ -94,6 +94,11 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
+  /**
+   * Run an action nobody awaits (an event handler, an effect, a pushed event): a failure the action
+   * does not tell itself is told in an error toast, never dropped.
+   */
+  perform(task: () => Promise<unknown>): void;
 }
 
 const BATCH_MS = 50;
@@ -244,7 +249,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       }
       // The desktop asked to go to a place (a clever-reaper://open/... link).
       if (place) get().navigate(place);
-      if (reload) void get().reload();
+      if (reload) get().perform(() => get().reload());
     };
 
     const pushToast = (toast: Toast) => {
@@ -306,11 +311,11 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           set({ connection });
           // Events may have been missed while disconnected: start again from a snapshot.
           if (connection === 'live') {
-            if (wasLive) void get().reload();
+            if (wasLive) get().perform(() => get().reload());
             wasLive = true;
           }
         });
-        void get().reload();
+        get().perform(() => get().reload());
         return () => {
           off();
           offConnection?.();
@@ -348,7 +353,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             get().toast('info', i18n.t('shell:toasts.unknownApp', { appId: selectedAppId }));
           }
           const h = get().history;
-          if (h && apps[h.appId]) void loadHistory(h.appId);
+          if (h && apps[h.appId]) get().perform(() => loadHistory(h.appId));
         } catch (error) {
           if (!replay.failed(ticket)) return;
           if (get().phase !== 'ready') set({ phase: 'failed', loadError: errorText(error) });
@@ -375,7 +380,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       select(appId) {
         set({ selectedAppId: appId });
-        if (appId) void loadHistory(appId);
+        if (appId) get().perform(() => loadHistory(appId));
         else set({ history: null });
       },
 
@@ -390,7 +395,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         set(place);
         const after = get().selectedAppId;
         if (after !== before) {
-          if (after) void loadHistory(after);
+          if (after) get().perform(() => loadHistory(after));
           else set({ history: null });
         }
       },
@@ -435,6 +440,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       dismissToast(id) {
         set({ toasts: get().toasts.filter((t) => t.id !== id) });
+      },
+
+      perform(task) {
+        task().catch((error: unknown) => get().toast('error', errorText(error)));
       },
     };
   });

@@ -12,6 +12,7 @@ import { useActionsBlocked } from '../common/ActionButton.tsx';
 export function DisableReaper({ app }: { app: AppView }) {
   const { t } = useTranslation(['apps', 'common']);
   const act = useDashboard((s) => s.act);
+  const perform = useDashboard((s) => s.perform);
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
   const blocked = useActionsBlocked();
   const [confirming, setConfirming] = useState(false);
@@ -48,7 +49,7 @@ export function DisableReaper({ app }: { app: AppView }) {
         disabled={busy !== null || blocked !== null}
         aria-busy={releasing || undefined}
         title={blocked ?? undefined}
-        onClick={() => void act(app.appId, 'release').finally(() => setConfirming(false))}
+        onClick={() => perform(() => act(app.appId, 'release').finally(() => setConfirming(false)))}
       >
         {releasing && <span className="spinner" aria-hidden="true" />}
         {releasing ? actionLabels('release').busy : actionLabels('release').idle}
@@ -67,6 +68,7 @@ const PRESETS = [1, 3, 8];
 export function KeepAwake({ app, now }: { app: AppView; now: number }) {
   const { t } = useTranslation(['apps', 'common']);
   const keepAwake = useDashboard((s) => s.keepAwake);
+  const perform = useDashboard((s) => s.perform);
   const busy = useDashboard((s) => s.busy[app.appId] === 'keep-awake');
   const blocked = useActionsBlocked();
   const [custom, setCustom] = useState('');
@@ -85,7 +87,7 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
       {app.keepAwakeUntil !== null ? (
         <p>
           {t('controls.keptUntil')} <strong>{clockTime(app.keepAwakeUntil, now)}</strong>{' '}
-          <button type="button" className="link" disabled={busy} onClick={() => void run(null)}>
+          <button type="button" className="link" disabled={busy} onClick={() => perform(() => run(null))}>
             {t('common:buttons.cancel')}
           </button>
         </p>
@@ -102,7 +104,7 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
             disabled={busy || blocked !== null}
             aria-busy={busy || undefined}
             title={blocked ?? undefined}
-            onClick={() => void run(now + hours * HOUR)}
+            onClick={() => perform(() => run(now + hours * HOUR))}
           >
             {t('controls.hours', { count: hours })}
           </button>
@@ -113,7 +115,7 @@ export function KeepAwake({ app, now }: { app: AppView; now: number }) {
             e.preventDefault();
             const at = new Date(custom).getTime();
             if (!custom || Number.isNaN(at)) setError(t('controls.chooseTime'));
-            else void run(at);
+            else perform(() => run(at));
           }}
         >
           <label>

@@ -26,7 +26,7 @@ interface RowProps {
   /** Why actions are unavailable now (the dashboard is disconnected), or null. */
   blocked: string | null;
   onOpen: (appId: string) => void;
-  onAct: (appId: string, action: 'reset' | 'wake') => Promise<unknown>;
+  onAct: (appId: string, action: 'reset' | 'wake') => void;
   onFocusRow: (index: number) => void;
   /** Its box clicked: picked or not; with Shift, the range from the last one clicked. */
   onPick: (appId: string, range: boolean) => void;
@@ -158,7 +158,7 @@ export const AppRow = memo(function AppRow({
               disabled={busy !== null || blocked !== null}
               aria-busy={busy === 'reset' || undefined}
               title={blocked ?? undefined}
-              onClick={() => void onAct(app.appId, 'reset')}
+              onClick={() => onAct(app.appId, 'reset')}
               aria-label={t('row.reset', { name: app.name })}
             >
               {busy === 'reset' ? t('common:actions.resetting') : t('common:actions.reset')}
@@ -171,7 +171,7 @@ export const AppRow = memo(function AppRow({
               disabled={busy !== null || app.wakeRequestedAt !== null || blocked !== null}
               aria-busy={waking || undefined}
               title={blocked ?? undefined}
-              onClick={() => void onAct(app.appId, 'wake')}
+              onClick={() => onAct(app.appId, 'wake')}
               aria-label={t('row.wake', { name: app.name })}
             >
               {waking ? t('common:actions.waking') : t('common:actions.wake')}

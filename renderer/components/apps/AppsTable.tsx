@@ -70,6 +70,11 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const selectedAppId = useDashboard((s) => s.selectedAppId);
   const busy = useDashboard((s) => s.busy);
   const act = useDashboard((s) => s.act);
+  const perform = useDashboard((s) => s.perform);
+  const onAct = useCallback(
+    (appId: string, action: 'reset' | 'wake') => perform(() => act(appId, action)),
+    [act, perform],
+  );
   const picked = useDashboard((s) => s.picked);
   const pick = useDashboard((s) => s.pick);
   const pickAlong = useDashboard((s) => s.pickAlong);
@@ -278,7 +283,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                 busy={busy[app.appId] ?? null}
                 blocked={blocked}
                 onOpen={select}
-                onAct={act}
+                onAct={onAct}
                 onFocusRow={setActive}
                 onPick={onPick}
                 columns={shown}

@@ -22,6 +22,7 @@ function localInput(t: number): string {
 export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) {
   const { t } = useTranslation(['apps', 'common']);
   const runBulk = useDashboard((s) => s.runBulk);
+  const perform = useDashboard((s) => s.perform);
   const clearPicked = useDashboard((s) => s.clearPicked);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
   const apps = useDashboard((s) => s.apps);
@@ -33,7 +34,7 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   if (n === 0 && hidden === 0) return null;
   const run = (action: BulkAction, at?: number | null, ids: string[] = shown) => {
     setConfirmDisable(false);
-    void runBulk(action, ids, at);
+    perform(() => runBulk(action, ids, at));
   };
   // Reset is for apps in Error: on a mixed selection it acts on those only, and says how many it leaves.
   const inError = shown.filter((appId) => apps[appId]?.state === 'Error');

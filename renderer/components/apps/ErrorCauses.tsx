@@ -16,6 +16,7 @@ export function ErrorCauses({ all }: { all: AppView[] }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the language is the trigger
   const causes = useMemo(() => errorCauses(all), [all, i18n.language]);
   const runBulk = useDashboard((s) => s.runBulk);
+  const perform = useDashboard((s) => s.perform);
   const running = useDashboard((s) => s.bulkRun?.running ?? false);
   if (causes.length === 0) return null;
   return (
@@ -26,7 +27,11 @@ export function ErrorCauses({ all }: { all: AppView[] }) {
           <li key={c.label}>
             <span className="cause">{c.label}</span>
             <span className="pill">{formatNumber(c.appIds.length)}</span>
-            <button type="button" disabled={running} onClick={() => void runBulk('reset', c.appIds)}>
+            <button
+              type="button"
+              disabled={running}
+              onClick={() => perform(() => runBulk('reset', c.appIds))}
+            >
               {t('toolbarCauses.resetAll', { count: c.appIds.length })}
             </button>
           </li>

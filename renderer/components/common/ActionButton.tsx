@@ -27,6 +27,7 @@ interface Props {
 
 export function ActionButton({ app, action, primary = false, pending = false, onDone }: Props) {
   const act = useDashboard((s) => s.act);
+  const perform = useDashboard((s) => s.perform);
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
   const blocked = useActionsBlocked();
   const reasonId = useId();
@@ -41,7 +42,7 @@ export function ActionButton({ app, action, primary = false, pending = false, on
         aria-busy={running || undefined}
         aria-describedby={blocked ? reasonId : undefined}
         title={blocked ?? undefined}
-        onClick={() => void act(app.appId, action).then((answer) => onDone?.(answer))}
+        onClick={() => perform(() => act(app.appId, action).then((answer) => onDone?.(answer)))}
       >
         {running && <span className="spinner" aria-hidden="true" />}
         {running ? labels.busy : labels.idle}

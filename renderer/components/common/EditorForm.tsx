@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDashboard } from '../../store/context.tsx';
 import { ModalDialog } from './ModalDialog.tsx';
 import type { useEditorForm } from './use-editor-form.tsx';
 
@@ -23,13 +24,19 @@ export function EditorForm(props: {
 }) {
   const { t } = useTranslation(['routes', 'validation']);
   const { id, problems, saving, submit, text } = props.form;
+  const perform = useDashboard((s) => s.perform);
   return (
     <ModalDialog
       labelledBy={`${id}-title`}
       onRequestClose={props.onClose}
       fallback={() => document.getElementById(props.fallbackId)}
     >
-      <form className="editor" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+      <form
+        className="editor"
+        onSubmit={(e) => perform(() => submit(e))}
+        aria-labelledby={`${id}-title`}
+        noValidate
+      >
         <div className="editor-head">
           <h2 id={`${id}-title`}>{props.title}</h2>
           <button type="button" className="link" onClick={props.onClose}>

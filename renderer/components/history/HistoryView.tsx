@@ -32,6 +32,7 @@ export function HistoryView() {
   const apps = useDashboard((s) => s.apps);
   const pushed = useDashboard((s) => s.historyEvents);
   const toast = useDashboard((s) => s.toast);
+  const perform = useDashboard((s) => s.perform);
   const retention = useDashboard((s) => s.settings?.historyRetentionDays ?? 180);
   const params = useDashboard((s) => s.historyParams);
   const setParams = useDashboard((s) => s.setHistoryParams);
@@ -69,8 +70,8 @@ export function HistoryView() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `seen` moves when "show the new entries" is used
   useEffect(() => {
-    void load();
-  }, [load, seen]);
+    perform(load);
+  }, [load, seen, perform]);
 
   const appOptions = useMemo(
     () =>
@@ -127,10 +128,18 @@ export function HistoryView() {
         <p className="muted">{t('intro', { days: retention })}</p>
         {api.exportHistory && (
           <div className="row-of-buttons" title={t('downloadHint')}>
-            <button type="button" disabled={exporting !== null} onClick={() => void download('csv')}>
+            <button
+              type="button"
+              disabled={exporting !== null}
+              onClick={() => perform(() => download('csv'))}
+            >
               {exporting === 'csv' ? t('exporting') : t('downloadCsv')}
             </button>
-            <button type="button" disabled={exporting !== null} onClick={() => void download('json')}>
+            <button
+              type="button"
+              disabled={exporting !== null}
+              onClick={() => perform(() => download('json'))}
+            >
               {exporting === 'json' ? t('exporting') : t('downloadJson')}
             </button>
           </div>

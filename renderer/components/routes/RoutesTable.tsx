@@ -96,6 +96,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
   const deleteRoute = useDashboard((s) => s.deleteRoute);
   const editRoute = useDashboard((s) => s.editRoute);
   const toast = useDashboard((s) => s.toast);
+  const perform = useDashboard((s) => s.perform);
   const [pending, setPending] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const name = app?.name ?? route.appId;
@@ -129,7 +130,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
       </th>
       <td>{app ? ownerLabel(app) : route.ownerId}</td>
       <td>
-        <Switch checked={route.enabled} disabled={pending} onChange={(on) => void setEnabled(on)}>
+        <Switch checked={route.enabled} disabled={pending} onChange={(on) => perform(() => setEnabled(on))}>
           <span className="visually-hidden">{t('table.enabledOf', { title })}</span>
         </Switch>
       </td>
@@ -154,7 +155,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
       <td className="actions">
         {confirmDelete ? (
           <>
-            <button type="button" className="danger" disabled={pending} onClick={() => void remove()}>
+            <button type="button" className="danger" disabled={pending} onClick={() => perform(remove)}>
               {t('table.delete')}
             </button>
             <button type="button" onClick={() => setConfirmDelete(false)}>

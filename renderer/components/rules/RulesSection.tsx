@@ -92,6 +92,7 @@ function RuleRow({
   const updateRule = useDashboard((s) => s.updateRule);
   const deleteRule = useDashboard((s) => s.deleteRule);
   const toast = useDashboard((s) => s.toast);
+  const perform = useDashboard((s) => s.perform);
   const [pending, setPending] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const title = rule.label || rule.pattern;
@@ -120,7 +121,7 @@ function RuleRow({
         <Switch
           checked={rule.enabled}
           disabled={pending}
-          onChange={(enabled) => void change(() => updateRule(rule.id, { enabled }))}
+          onChange={(enabled) => perform(() => change(() => updateRule(rule.id, { enabled })))}
         >
           <span className="visually-hidden">{t('rules.enabledOf', { title })}</span>
         </Switch>
@@ -136,7 +137,7 @@ function RuleRow({
               type="button"
               className="danger"
               disabled={pending}
-              onClick={() => void change(() => deleteRule(rule.id))}
+              onClick={() => perform(() => change(() => deleteRule(rule.id)))}
             >
               {t('rules.delete')}
             </button>
@@ -150,7 +151,7 @@ function RuleRow({
               <button
                 type="button"
                 disabled={pending}
-                onClick={() => void change(() => updateRule(rule.id, { position: index - 1 }))}
+                onClick={() => perform(() => change(() => updateRule(rule.id, { position: index - 1 })))}
                 aria-label={t('rules.upOf', { title })}
               >
                 {t('rules.up')}

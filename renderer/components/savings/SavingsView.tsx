@@ -57,6 +57,7 @@ export function SavingsView() {
   const { t } = useTranslation('savings');
   const api = useApi();
   const setView = useDashboard((s) => s.setView);
+  const perform = useDashboard((s) => s.perform);
   const dryRun = useDashboard((s) => s.settings?.dryRun ?? false);
   const id = useId();
   const [report, setReport] = useState<SavingsReport | null>(null);
@@ -72,19 +73,19 @@ export function SavingsView() {
   }, [api]);
 
   useEffect(() => {
-    void load();
+    perform(load);
     const timer = setInterval(() => {
-      if (document.visibilityState !== 'hidden') void load();
+      if (document.visibilityState !== 'hidden') perform(load);
     }, REFRESH_MS);
     return () => clearInterval(timer);
-  }, [load]);
+  }, [load, perform]);
 
   return (
     <section className="savings-view" aria-labelledby={`${id}-title`}>
       <div className="view-head">
         <h1 id={`${id}-title`}>{t('title')}</h1>
         <p className="muted">{t('intro')}</p>
-        <button type="button" onClick={() => void load()}>
+        <button type="button" onClick={() => perform(load)}>
           {t('refresh')}
         </button>
       </div>

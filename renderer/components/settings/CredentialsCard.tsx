@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { CredentialsStatus } from '../../../shared/api.ts';
 import { credentialsUnchecked } from '../../lib/credentials.ts';
 import { useDashboard } from '../../store/context.tsx';
-import { errorText } from '../../store/dashboard-store.ts';
 import { ConnectAccount } from '../shell/FirstRun.tsx';
 
 const SOURCE_KEYS = {
@@ -16,7 +15,7 @@ export function CredentialsCard() {
   const { t } = useTranslation('settings');
   const status = useDashboard((s) => s.status);
   const startDemo = useDashboard((s) => s.startDemo);
-  const toast = useDashboard((s) => s.toast);
+  const perform = useDashboard((s) => s.perform);
   if (!status) return null;
   const c = status.credentials;
   const source = c.source ? t(SOURCE_KEYS[c.source]) : null;
@@ -64,7 +63,7 @@ export function CredentialsCard() {
       </dl>
       {c.canConnect && <ConnectAccount />}
       {status.mode !== 'demo' && (
-        <button type="button" onClick={() => startDemo().catch((e: unknown) => toast('error', errorText(e)))}>
+        <button type="button" onClick={() => perform(startDemo)}>
           {t('account.switchToDemo')}
         </button>
       )}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../shared/i18n/languages.ts';
 import { chooseLanguage, chosenLanguage, systemLanguage } from '../../i18n.ts';
 import { errorText } from '../../lib/errors.ts';
-import { useApi } from '../../store/context.tsx';
+import { useApi, useDashboard } from '../../store/context.tsx';
 
 const SYSTEM = 'system';
 
@@ -21,6 +21,7 @@ type WithLanguage = { setLanguage?(choice: Language | null): Promise<void> };
 export function LanguageSettings() {
   const { t } = useTranslation('settings');
   const api = useApi();
+  const perform = useDashboard((s) => s.perform);
   const id = useId();
   const [choice, setChoice] = useState<Language | null>(chosenLanguage);
   /** The desktop could not follow: said in the language now shown. */
@@ -48,7 +49,7 @@ export function LanguageSettings() {
           aria-describedby={`${id}-hint`}
           onChange={(e) => {
             const value = e.target.value;
-            void choose(value === SYSTEM ? null : (value as Language));
+            perform(() => choose(value === SYSTEM ? null : (value as Language)));
           }}
         >
           <option value={SYSTEM}>

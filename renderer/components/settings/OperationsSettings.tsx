@@ -41,6 +41,7 @@ const EXAMPLE_WEBHOOK = 'https://hooks.slack.com/services/…';
 export function HistorySavingsSettings({ settings }: { settings: Settings }) {
   const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
+  const perform = useDashboard((s) => s.perform);
   const id = useId();
   const initial = () => ({
     retention: String(settings.historyRetentionDays),
@@ -86,7 +87,12 @@ export function HistorySavingsSettings({ settings }: { settings: Settings }) {
   };
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+    <form
+      className="card"
+      onSubmit={(e) => perform(() => submit(e))}
+      aria-labelledby={`${id}-title`}
+      noValidate
+    >
       <h2 id={`${id}-title`}>{t('historySavings.title')}</h2>
       <FormProblem problem={problems.form} />
       <div className="grid">
@@ -167,6 +173,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
   const { t } = useTranslation('settings');
   const api = useApi();
   const saveSettings = useDashboard((s) => s.saveSettings);
+  const perform = useDashboard((s) => s.perform);
   const id = useId();
   const [rows, setRows] = useState<Row[]>(() => toRows(settings.webhooks));
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -189,10 +196,10 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
   }, [api]);
 
   useEffect(() => {
-    void refresh();
-    const timer = setInterval(() => void refresh(), STATUS_REFRESH_MS);
+    perform(refresh);
+    const timer = setInterval(() => perform(refresh), STATUS_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [refresh]);
+  }, [refresh, perform]);
 
   const change = (key: number, patch: Partial<WebhookConfig>) =>
     setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
@@ -213,7 +220,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
       });
       setProblems({});
       setSaved(true);
-      void refresh();
+      await refresh();
     } catch (error) {
       setProblems(problemsByField(error));
     }
@@ -230,13 +237,13 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
         [row.key]: { ok: false, status: null, error: errorText(error), durationMs: 0 },
       }));
     }
-    void refresh();
+    await refresh();
   };
 
   return (
     <form
       className="card team-alerts"
-      onSubmit={(e) => void save(e)}
+      onSubmit={(e) => perform(() => save(e))}
       aria-labelledby={`${id}-title`}
       noValidate
     >
@@ -304,7 +311,7 @@ export function TeamAlerts({ settings }: { settings: Settings }) {
                 <button
                   type="button"
                   disabled={sent === 'sending' || !row.url.trim()}
-                  onClick={() => void test(row)}
+                  onClick={() => perform(() => test(row))}
                 >
                   {sent === 'sending' ? t('alerts.sending') : t('alerts.test')}
                 </button>

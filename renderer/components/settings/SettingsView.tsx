@@ -68,16 +68,17 @@ export function SettingsView() {
 function Switches({ settings }: { settings: Settings }) {
   const { t } = useTranslation('settings');
   const setSwitch = useDashboard((s) => s.setSwitch);
+  const perform = useDashboard((s) => s.perform);
   return (
     <section className="card" aria-labelledby="switches-title">
       <h2 id="switches-title">{t('switches.title')}</h2>
-      <Switch big checked={settings.killSwitch} onChange={(on) => void setSwitch('killSwitch', on)}>
+      <Switch big checked={settings.killSwitch} onChange={(on) => perform(() => setSwitch('killSwitch', on))}>
         <span>
           <strong>{t('switches.killSwitch')}</strong>
           <span className="hint">{t('switches.killSwitchHint')}</span>
         </span>
       </Switch>
-      <Switch big checked={settings.dryRun} onChange={(on) => void setSwitch('dryRun', on)}>
+      <Switch big checked={settings.dryRun} onChange={(on) => perform(() => setSwitch('dryRun', on))}>
         <span>
           <strong>{t('switches.dryRun')}</strong>
           <span className="hint">{t('switches.dryRunHint')}</span>
@@ -90,6 +91,7 @@ function Switches({ settings }: { settings: Settings }) {
 function Paces({ settings }: { settings: Settings }) {
   const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
+  const perform = useDashboard((s) => s.perform);
   const id = useId();
   const initial = () =>
     Object.fromEntries(PACES.map((p) => [p.key, msTo(settings[p.key], p.unit)])) as Record<PaceKey, string>;
@@ -137,7 +139,12 @@ function Paces({ settings }: { settings: Settings }) {
   };
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+    <form
+      className="card"
+      onSubmit={(e) => perform(() => submit(e))}
+      aria-labelledby={`${id}-title`}
+      noValidate
+    >
       <h2 id={`${id}-title`}>{t('paces.title')}</h2>
       <FormProblem problem={problems.form} />
       <div className="grid">
@@ -163,6 +170,7 @@ function Paces({ settings }: { settings: Settings }) {
 function WakeProxySettings({ settings }: { settings: Settings }) {
   const { t } = useTranslation('settings');
   const saveSettings = useDashboard((s) => s.saveSettings);
+  const perform = useDashboard((s) => s.perform);
   const url = useDashboard((s) => s.status?.wakeProxy.url ?? null);
   const hasHosts = useDashboard((s) => s.routes.some((r) => r.enabled && r.hosts.length > 0));
   const id = useId();
@@ -197,7 +205,12 @@ function WakeProxySettings({ settings }: { settings: Settings }) {
   };
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
+    <form
+      className="card"
+      onSubmit={(e) => perform(() => submit(e))}
+      aria-labelledby={`${id}-title`}
+      noValidate
+    >
       <h2 id={`${id}-title`}>{t('proxy.title')}</h2>
       <p>
         {url ? (

@@ -9,7 +9,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { problemsOf } from '../../../shared/api-errors.ts';
 import { type ConsoleState, checkServerUrl } from '../../../shared/team-console.ts';
 import { errorText } from '../../lib/errors.ts';
-import { useApi } from '../../store/context.tsx';
+import { useApi, useDashboard } from '../../store/context.tsx';
 import { RunButton } from '../common/form.tsx';
 
 /** An address to show the form of one (the same in every language). */
@@ -104,6 +104,7 @@ function Following({ state }: { state: Extract<ConsoleState, { mode: 'team' }> }
 export function ConnectTeamServer() {
   const { t } = useTranslation('settings');
   const control = useApi().console!;
+  const perform = useDashboard((s) => s.perform);
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -138,7 +139,12 @@ export function ConnectTeamServer() {
   return (
     <div>
       <p className="muted">{t('team.intro')}</p>
-      <form onSubmit={(e) => void submit(e)} className="grid" noValidate aria-label={t('team.formLabel')}>
+      <form
+        onSubmit={(e) => perform(() => submit(e))}
+        className="grid"
+        noValidate
+        aria-label={t('team.formLabel')}
+      >
         <label htmlFor={`${id}-url`}>{t('team.address')}</label>
         <div>
           <input

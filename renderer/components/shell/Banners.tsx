@@ -17,6 +17,7 @@ export function Banners() {
   const { t } = useTranslation('shell');
   const settings = useDashboard((s) => s.settings);
   const setSwitch = useDashboard((s) => s.setSwitch);
+  const perform = useDashboard((s) => s.perform);
   const setView = useDashboard((s) => s.setView);
   const connection = useDashboard((s) => s.connection);
   const unreachable = useDashboard((s) => s.unreachable);
@@ -63,7 +64,7 @@ export function Banners() {
           <span>
             <strong>{t('banner.killSwitch')}</strong> {t('banner.killSwitchText')}
           </span>
-          <button type="button" onClick={() => void setSwitch('killSwitch', false)}>
+          <button type="button" onClick={() => perform(() => setSwitch('killSwitch', false))}>
             {t('banner.killSwitchOff')}
           </button>
         </div>
@@ -73,7 +74,7 @@ export function Banners() {
           <span>
             <strong>{t('banner.dryRun')}</strong> {t('banner.dryRunText')}
           </span>
-          <button type="button" onClick={() => void setSwitch('dryRun', false)}>
+          <button type="button" onClick={() => perform(() => setSwitch('dryRun', false))}>
             {t('banner.dryRunOff')}
           </button>
         </div>

@@ -36,6 +36,7 @@ export function FirstDay() {
   const api = useApi();
   const account = useDashboard((s) => s.status?.credentials.account ?? null);
   const setSwitch = useDashboard((s) => s.setSwitch);
+  const perform = useDashboard((s) => s.perform);
   const propose = useDashboard((s) => s.proposeFirstDay);
   const id = useId();
   const [projection, setProjection] = useState<FirstDayProjection | null>(null);
@@ -88,7 +89,7 @@ export function FirstDay() {
         <button type="button" onClick={() => propose(false)}>
           {t('firstDay.notNow')}
         </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
+        <button type="button" className="primary" disabled={busy} onClick={() => perform(start)}>
           {t('firstDay.start')}
         </button>
       </div>

@@ -87,6 +87,7 @@ function HowToGetAToken() {
 export function ConnectAccount({ onConnected }: { onConnected?: () => void }) {
   const { t } = useTranslation('firstRun');
   const connectAccount = useDashboard((s) => s.connect);
+  const perform = useDashboard((s) => s.perform);
   const status = useDashboard((s) => s.status);
   const [token, setToken] = useState('');
   const [secret, setSecret] = useState('');
@@ -109,7 +110,7 @@ export function ConnectAccount({ onConnected }: { onConnected?: () => void }) {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void connect({ source: 'pasted', token, ...(secret.trim() ? { secret } : {}) });
+    perform(() => connect({ source: 'pasted', token, ...(secret.trim() ? { secret } : {}) }));
   };
   const tokenProblems = problemsOf(error, 'token');
   return (
@@ -119,7 +120,7 @@ export function ConnectAccount({ onConnected }: { onConnected?: () => void }) {
           type="button"
           className="primary"
           disabled={busy}
-          onClick={() => void connect({ source: 'clever-tools' })}
+          onClick={() => perform(() => connect({ source: 'clever-tools' }))}
         >
           {t('connect.cleverTools')}
         </button>
@@ -129,7 +130,7 @@ export function ConnectAccount({ onConnected }: { onConnected?: () => void }) {
           type="button"
           className="primary"
           disabled={busy}
-          onClick={() => void connect({ source: 'environment' })}
+          onClick={() => perform(() => connect({ source: 'environment' }))}
         >
           {t('connect.environment')}
         </button>

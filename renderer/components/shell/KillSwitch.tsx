@@ -35,6 +35,7 @@ export function KillSwitchButton() {
 function Confirm({ on, close }: { on: boolean; close: () => void }) {
   const { t } = useTranslation('shell');
   const setSwitch = useDashboard((s) => s.setSwitch);
+  const perform = useDashboard((s) => s.perform);
   const dryRun = useDashboard((s) => s.settings?.dryRun ?? false);
   const api = useApi();
   const team = useConsoleState();
@@ -71,7 +72,7 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
           type="button"
           className={on ? 'primary' : 'danger'}
           disabled={busy}
-          onClick={() => void act()}
+          onClick={() => perform(act)}
         >
           {on ? t('kill.turnOff') : t('kill.turnOn')}
         </button>

@@ -46,6 +46,7 @@ export function Shell() {
   const view = useDashboard((s) => s.view);
   const selected = useDashboard((s) => s.selectedAppId);
   const reload = useDashboard((s) => s.reload);
+  const perform = useDashboard((s) => s.perform);
 
   if (phase === 'loading') {
     return (
@@ -60,7 +61,7 @@ export function Shell() {
         <div className="card">
           <h1>{t('failed.title')}</h1>
           <p className="danger">{loadError}</p>
-          <button type="button" className="primary" onClick={() => void reload()}>
+          <button type="button" className="primary" onClick={() => perform(reload)}>
             {t('failed.retry')}
           </button>
         </div>
