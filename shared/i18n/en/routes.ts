@@ -71,8 +71,10 @@ export const routes = {
   template: {
     grace: 'Grace period',
     graceUnit: 'Unit of the grace period',
-    minutes: 'minutes',
-    hours: 'hours',
+    minutes_one: 'minute',
+    minutes_other: 'minutes',
+    hours_one: 'hour',
+    hours_other: 'hours',
     graceHint: 'Put to sleep after this long without traffic (1 minute to 30 days).',
     hosts: 'Wake-proxy hosts',
     group: 'Group',

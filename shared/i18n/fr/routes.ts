@@ -73,8 +73,10 @@ export const routes: Messages<typeof en> = {
   template: {
     grace: 'Délai de grâce',
     graceUnit: 'Unité du délai de grâce',
-    minutes: 'minutes',
-    hours: 'heures',
+    minutes_one: 'minute',
+    minutes_other: 'minutes',
+    hours_one: 'heure',
+    hours_other: 'heures',
     graceHint: 'Mise en veille après ce délai sans trafic (de 1 minute à 30 jours).',
     hosts: 'Noms d’hôte du proxy de réveil',
     group: 'Groupe',
