@@ -184,3 +184,100 @@ export async function lowContrastButtons(page: Page): Promise<LowContrast[]> {
     return true;
   });
 }
+
+/** A text cut by its box: what it says, how wide it wants to be and how wide it is shown. */
+export interface CutText {
+  text: string;
+  /** The element, as a short CSS path (tag and classes of it and its two nearest ancestors). */
+  where: string;
+  wants: number;
+  shown: number;
+}
+
+/**
+ * In the page: every shown element whose own words are cut. Either its box hides what overflows it
+ * (overflow hidden or clip, or text-overflow ellipsis) and its words are wider than it
+ * (`scrollWidth > clientWidth`), or its words reach past the edge of an ancestor that clips them (a
+ * table cell, an SVG chart's edge), measured on the words themselves (a Range over each text node).
+ * Form fields count too (a value or a date wider than its field). One pixel of rounding is allowed.
+ */
+const CUT = `(() => {
+  const clips = (s) => /hidden|clip/.test(s.overflowX);
+  const scrolls = (s) => /auto|scroll/.test(s.overflowX);
+  // Words for screen readers only (a box of one pixel, clipped) are not shown.
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && getComputedStyle(el).visibility !== 'hidden' &&
+      !el.closest('.visually-hidden, [aria-hidden="true"], [hidden]');
+  };
+  const label = (el) => el.tagName.toLowerCase() + [...el.classList].map((c) => '.' + c).join('');
+  const path = (el) => [el.parentElement?.parentElement, el.parentElement, el].filter(Boolean).map(label).join(' > ');
+  const edges = (el) => {
+    const r = el.getBoundingClientRect();
+    if (el instanceof SVGElement) return [r.left, r.right];
+    return [r.left + el.clientLeft, r.left + el.clientLeft + el.clientWidth];
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const field = el.matches('input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=range]), textarea');
+    const nodes = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+    const words = field ? el.value : nodes.map((n) => n.textContent).join('').trim();
+    if (!words || !shown(el)) continue;
+    const style = getComputedStyle(el);
+    const text = (el.innerText || el.textContent || words).trim().replace(/\\s+/g, ' ').slice(0, 80);
+    if ((field || style.textOverflow === 'ellipsis' || clips(style)) && !(el instanceof SVGElement) &&
+        el.scrollWidth > el.clientWidth + 1) {
+      out.push({ text, where: path(el), wants: el.scrollWidth, shown: el.clientWidth });
+      continue;
+    }
+    if (field) continue;
+    let left = Infinity, right = -Infinity;
+    for (const n of nodes) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width === 0) continue;
+        left = Math.min(left, r.left);
+        right = Math.max(right, r.right);
+      }
+    }
+    if (left === Infinity) continue;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (scrolls(s)) break;
+      if (!clips(s) && !(a instanceof SVGSVGElement)) continue;
+      const [from, to] = edges(a);
+      if (right > to + 1 || left < from - 1) {
+        out.push({ text, where: path(el), wants: Math.round(right - left), shown: Math.round(to - from) });
+        break;
+      }
+    }
+  }
+  return out;
+})()`;
+
+/** The words of the page cut by their box (see CUT), one line each, the same element kind once. */
+export async function cutTexts(page: Page): Promise<string[]> {
+  const found = await page.evaluate<CutText[]>(CUT);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const f of found) {
+    const line = `"${f.text}" (${f.where}: ${f.wants} px in ${f.shown} px)`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    out.push(line);
+  }
+  return out;
+}
+
+/** An ISO-8601 timestamp as a program writes it (`2026-12-01T18:31:49.054Z`, `2026-12-01 18:31`). */
+const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
+
+/** The ISO timestamps in the words the page shows (its rendered text and its tooltips). */
+export async function isoTimestampsShown(page: Page): Promise<string[]> {
+  const texts = await page.evaluate<string[]>(`(() => [
+    document.body.innerText,
+    ...[...document.querySelectorAll('[title]')].map((el) => el.getAttribute('title')),
+  ])()`);
+  return [...new Set(texts.flatMap((t) => t.match(ISO_TIMESTAMP) ?? []))];
+}

@@ -21,7 +21,7 @@ test.describe('a thousand apps', () => {
     await page.keyboard.press('/');
     await page.keyboard.type('web-0992');
     await expect(table.locator('tbody tr[data-app]')).toHaveCount(1);
-    await expect(page.getByText('1 of 1000 apps')).toBeVisible();
+    await expect(page.getByText('1 of 1,000 apps')).toBeVisible();
     await page.getByRole('searchbox').fill('');
 
     // From the first row to the last with the keyboard; the table scrolls to it.

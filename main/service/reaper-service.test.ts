@@ -81,6 +81,28 @@ describe('the reaper service', () => {
     });
   });
 
+  it('refuses a host another app routes, naming that app (its id beside the name)', async () => {
+    const { api, idOf } = await start();
+    const shop = await idOf('shop-staging');
+    const idle = await idOf('idle-review');
+    const expected = {
+      problems: [
+        {
+          field: 'hosts',
+          code: 'hostTaken',
+          params: { value: 'shop.staging.localhost', other: `shop-staging (${shop.appId})` },
+          message: `Wake-proxy hosts: shop.staging.localhost already routes to another app (shop-staging (${shop.appId})).`,
+        },
+      ],
+    };
+    await expect(
+      api.updateRoute({ routeId: idle.routeIds[0]!, changes: { hosts: ['shop.staging.localhost'] } }),
+    ).rejects.toMatchObject(expected);
+    await expect(
+      api.createRoute({ appId: idle.appId, ownerId: idle.ownerId, hosts: ['shop.staging.localhost'] }),
+    ).rejects.toMatchObject(expected);
+  });
+
   it('puts an app picked from the account under the reaper', async () => {
     const { api, idOf, until } = await start();
     const owners = await api.listOwners();

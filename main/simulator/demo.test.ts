@@ -6,7 +6,7 @@ import { Engine } from '../engine/engine.ts';
 import { ConfigStore, MemoryBackend } from '../store/config-store.ts';
 import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { MONDAY_9AM } from '../testing/engine-harness.ts';
-import { buildDemoScenario } from './demo.ts';
+import { buildDemoScenario, UNROUTED_DEMO_APPS } from './demo.ts';
 import { InProcessCleverPort } from './in-process-port.ts';
 
 describe('the demo scenario', () => {
@@ -47,5 +47,13 @@ describe('the demo scenario', () => {
       'metrics-dashboard: the app did not stop within the fail timeout',
       "partner-portal: unexpected clever cloud state 'MODERATED'",
     ]);
+  });
+
+  it('leaves a few apps of the account under no route, for "Your first route" to pick', () => {
+    const demo = buildDemoScenario(new ManualClock(MONDAY_9AM));
+    const routed = new Set(demo.apps.map((a) => a.appId));
+    const unrouted = [...demo.cloud.apps.values()].filter((a) => !routed.has(a.id)).map((a) => a.name);
+    expect(unrouted.sort()).toEqual([...UNROUTED_DEMO_APPS].sort());
+    expect(demo.apps.length).toBeGreaterThan(unrouted.length);
   });
 });

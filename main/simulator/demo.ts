@@ -9,7 +9,9 @@
  * - legacy-admin: never deployed; asleep, a request asks for it (Error, 4014);
  * - partner-portal: MODERATED on Clever Cloud (Error, unexpected state);
  * - docs-preview: must be up on weekdays during office hours (Paris time);
- * - metrics-dashboard: its stops never complete (Error after the fail timeout).
+ * - metrics-dashboard: its stops never complete (Error after the fail timeout);
+ * - internal-wiki, marketing-site, status-page: on Clever Cloud, under no route, so that "Your
+ *   first route" can be followed (the route editor's app picker offers them).
  *
  * Every app answers on its domains as the simulator's app front does (a WebSocket echo, `/events` as
  * server-sent events, `/download`, `/upload`), and the front says "not routed yet" for 4 s after an
@@ -72,6 +74,9 @@ export function appAdder(cloud: SimulatedCloud, gracePeriodMs: number) {
   return { apps, add };
 }
 
+/** The demo's apps left for the operator to put under the reaper (asleep on Clever Cloud or not). */
+export const UNROUTED_DEMO_APPS = ['internal-wiki', 'marketing-site', 'status-page'] as const;
+
 export function buildDemoScenario(clock: Clock): DemoScenario {
   const cloud = new SimulatedCloud(clock, {
     deployDurationMs: 40 * SECOND,
@@ -114,6 +119,8 @@ export function buildDemoScenario(clock: Clock): DemoScenario {
   );
   const metrics = add(acme.id, 'metrics-dashboard', {}, { gracePeriodMs: MINUTE });
   cloud.setStopNeverCompletes(metrics.id);
+  // On Clever Cloud but under no route: "Your first route" has apps to pick in the route editor.
+  for (const name of UNROUTED_DEMO_APPS) cloud.addApp(acme.id, name, { flavor: { ...FLAVORS.S } });
 
   const startTraffic = (onRequest?: (appId: string, at: number) => void) =>
     trafficLoop(cloud, clock, onRequest, (every) => {

@@ -19,6 +19,7 @@ import {
   intlLocale,
   KIND_LABELS,
   kindLabel,
+  localTimestamps,
   ownerLabel,
   SOURCE_LABELS,
   setViewerTimeZone,
@@ -102,11 +103,30 @@ describe('format.ts in English', () => {
     expect(clockTimeIn(T, T, null)).toBe('15:32');
     expect(dateTimeIn(T, 'America/New_York')).toBe('Mon, Jan 5, 15:32 (09:32 America/New_York)');
   });
+
+  it('says the ISO timestamps of an engine text in the viewer’s zone, the rest as written', () => {
+    const iso = new Date(T).toISOString();
+    const text = `waiting for group member api (grace period ends at ${iso}), then ${iso.slice(0, 16)}Z`;
+    expect(localTimestamps(text, 'Europe/Paris')).toBe(
+      `waiting for group member api (grace period ends at ${fullTime(T, 'Europe/Paris')}), then ${fullTime(T - 10_000, 'Europe/Paris')}`,
+    );
+    expect(localTimestamps(text, 'Europe/Paris')).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(localTimestamps('no time here')).toBe('no time here');
+  });
 });
 
 describe('format.ts in French', () => {
   beforeEach(async () => {
     await i18n.changeLanguage('fr');
+  });
+
+  it('counts in the catalogues as Intl writes them: 1 000 applications, as Savings writes 1 935 h', () => {
+    const thousand = new Intl.NumberFormat('fr').format(1000);
+    expect(thousand).toMatch(/^1\s000$/u);
+    expect(i18n.t('common:appCount', { count: 1000 })).toBe(`${thousand} applications`);
+    expect(i18n.t('apps:toolbar.countOf', { shown: 1000, count: 1200 })).toBe(
+      `${thousand} sur ${new Intl.NumberFormat('fr').format(1200)} applications`,
+    );
   });
 
   it('times, in the zone given', () => {

@@ -141,6 +141,18 @@ export function fullTime(t: number, timeZone = viewerTimeZone()): string {
   return dateFormat('full', timeZone).format(t);
 }
 
+/** An ISO timestamp as the engine writes it in a reason or a note (`toISOString`). */
+const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z\b/g;
+
+/**
+ * A text from the engine with its ISO timestamps said in the viewer's time zone and language
+ * ("grace period ends at 2026-12-01T18:31:49.054Z" at 19:31 in Paris reads "… ends at Tue 1 Dec,
+ * 19:31:49"); the recorded text keeps them as written.
+ */
+export function localTimestamps(text: string, timeZone = viewerTimeZone()): string {
+  return text.replace(ISO_TIMESTAMP, (iso) => fullTime(Date.parse(iso), timeZone));
+}
+
 /** "14:00" on a time axis. */
 export function hourLabel(t: number, timeZone = viewerTimeZone()): string {
   return dateFormat('hour', timeZone).format(t);

@@ -11,7 +11,7 @@ import { CAUSES } from '../../shared/domain.ts';
 import { i18n } from '../i18n.ts';
 import reasons from '../test/engine-reasons.json';
 import { causeText } from './cause-text.ts';
-import { setViewerTimeZone } from './format.ts';
+import { fullTime, localTimestamps, setViewerTimeZone } from './format.ts';
 import { reasonText } from './reasons.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -44,8 +44,40 @@ afterEach(async () => {
 });
 
 describe('reasons in the dashboard language', () => {
-  it('English shows every reason exactly as the engine wrote it', () => {
-    for (const reason of reasons) expect(reasonText(reason)).toBe(reason);
+  it('English shows every reason as the engine wrote it, its ISO timestamps in the viewer’s zone', () => {
+    for (const reason of reasons) {
+      expect(reasonText(reason)).toBe(localTimestamps(reason));
+      expect(reasonText(reason)).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    }
+    setViewerTimeZone('Europe/Paris');
+    expect(reasonText(`kept awake until ${new Date(T0).toISOString()}`)).toBe(
+      `kept awake until ${fullTime(T0, 'Europe/Paris')}`,
+    );
+  });
+
+  it('what a group waits for, and its members in Error, in both languages with times in the viewer’s zone', async () => {
+    setViewerTimeZone('Europe/Paris');
+    const iso = new Date(T0).toISOString();
+    const grace = `waiting for group member api (grace period ends at ${iso})`;
+    const until = `waiting for group member worker (kept awake, until ${iso})`;
+    const starting = 'waiting for group member front (waking up)';
+    const inError = `db is in Error (${CAUSES.startTimeout}): it does not hold the group awake`;
+    const paris = fullTime(T0, 'Europe/Paris');
+    expect(reasonText(grace)).toBe(`waiting for group member api (grace period ends at ${paris})`);
+    expect(reasonText(until)).toBe(`waiting for group member worker (kept awake, until ${paris})`);
+    expect(reasonText(starting)).toBe(starting);
+    expect(reasonText(inError)).toBe(inError);
+    await i18n.changeLanguage('fr');
+    const parisFr = fullTime(T0, 'Europe/Paris');
+    expect(reasonText(grace)).toBe(`attend api, du même groupe (délai de grâce jusqu’à ${parisFr})`);
+    expect(reasonText(until)).toBe(`attend worker, du même groupe (maintenue éveillée, jusqu’à ${parisFr})`);
+    expect(reasonText(starting)).toBe('attend front, du même groupe (se réveille)');
+    expect(reasonText(inError)).toBe(
+      `db est en erreur (${causeText(CAUSES.startTimeout).text}) : elle ne retient pas le groupe éveillé`,
+    );
+    expect(reasonText('db is in Error (unknown cause): it does not hold the group awake')).toBe(
+      'db est en erreur (cause inconnue) : elle ne retient pas le groupe éveillé',
+    );
   });
 
   it('French translates every reason, keeping Clever Cloud’s values and the causes word for word', async () => {

@@ -11,12 +11,12 @@
  * is shown as written.
  */
 import { causeKind } from '../../shared/causes.ts';
-import { TRAFFIC_SOURCES, type TrafficSource } from '../../shared/domain.ts';
+import { CONSOLE_LABELS, REAPER_STATES, TRAFFIC_SOURCES, type TrafficSource } from '../../shared/domain.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import type { reasons as en } from '../../shared/i18n/en/reasons.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
 import { causeText } from './cause-text.ts';
-import { formatDuration, fullTime, sourceLabel } from './format.ts';
+import { formatDuration, fullTime, localTimestamps, sourceLabel } from './format.ts';
 
 type ReasonKey = keyof typeof en;
 type Groups = Record<string, string>;
@@ -57,6 +57,23 @@ function source(text: string): string {
 function time(text: string): string {
   const t = Date.parse(text);
   return asWrittenInEnglish() || Number.isNaN(t) ? text : fullTime(t);
+}
+
+const BLOCKERS: Record<string, ReasonKey> = {
+  'inside a must-be-up range': 'blockerRange',
+  'kept awake': 'blockerKeptAwake',
+  'the kill switch is on': 'blockerKillSwitch',
+  'no enabled route manages the app': 'blockerNoRoute',
+  'traffic within the grace period': 'blockerTraffic',
+};
+
+/** Why a group member holds the others awake (decide-group.ts: a sleep blocker, or its state in lower case). */
+function blocker(text: string): string {
+  if (asWrittenInEnglish()) return text;
+  const key = BLOCKERS[text];
+  if (key) return say(key, {});
+  const state = REAPER_STATES.find((s) => CONSOLE_LABELS[s].toLowerCase() === text);
+  return state ? i18n.t(`common:states.${state}`).toLowerCase() : text;
 }
 
 /** "last deployment OK" or "no deployment", as a sleep's reason ends. */
@@ -154,6 +171,29 @@ const RULES: readonly Rule[] = [
     pattern: re(`Clever Cloud accepted the start, deployment ${DEPLOYMENT} \\(sent again\\)`),
     key: 'startAcceptedDeploymentAgain',
   },
+  {
+    pattern: re('waiting for group member (?<name>.+) \\(grace period ends at (?<time>\\S+)\\)'),
+    key: 'groupWaitingGrace',
+    values: (g) => ({ name: g.name!, time: time(g.time!) }),
+  },
+  {
+    pattern: re('waiting for group member (?<name>.+) \\((?<blocker>[^(),]+), until (?<time>\\S+)\\)'),
+    key: 'groupWaitingUntil',
+    values: (g) => ({ name: g.name!, blocker: blocker(g.blocker!), time: time(g.time!) }),
+  },
+  {
+    pattern: re('waiting for group member (?<name>.+) \\((?<blocker>[^(),]+)\\)'),
+    key: 'groupWaiting',
+    values: (g) => ({ name: g.name!, blocker: blocker(g.blocker!) }),
+  },
+  {
+    pattern: re('(?<name>\\S+) is in Error \\((?<cause>.+)\\): it does not hold the group awake'),
+    key: 'groupMemberInError',
+    values: (g) => ({
+      name: g.name!,
+      cause: g.cause === 'unknown cause' ? i18n.t('reasons:unknownCause') : reasonText(g.cause!),
+    }),
+  },
   { pattern: re('stop failed: (?<message>.*)'), key: 'stopFailed' },
   { pattern: re('start failed: (?<message>.*)'), key: 'startFailed' },
   { pattern: re('restart failed: (?<message>.*)'), key: 'restartFailed' },
@@ -173,7 +213,7 @@ export function reasonText(reason: string): string {
     const m = rule.pattern.exec(reason);
     if (!m) continue;
     const groups: Groups = { ...m.groups };
-    return say(rule.key, rule.values ? rule.values(groups) : groups);
+    return localTimestamps(say(rule.key, rule.values ? rule.values(groups) : groups));
   }
-  return reason;
+  return localTimestamps(reason);
 }

@@ -41,6 +41,9 @@ const SAME_IN_BOTH = new Set<string>([
   'common:actors.reaper',
   'common:historyKinds.transition',
   'common:unitNames.minutes',
+  // routes: the grace period's unit, the same word in French and English.
+  'routes:template.minutes_one',
+  'routes:template.minutes_other',
   'common:units.seconds',
   'common:units.minutes',
   'common:units.hours',

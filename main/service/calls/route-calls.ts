@@ -30,7 +30,7 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
     createRoute: async (input) => {
       const s = ctx.need();
       await checkApp(s, input.ownerId, input.appId, input.hosts ?? []);
-      return s.config.save((c) => c.createRoute(input));
+      return namingHostOwner(s, input.appId, () => s.config.save((c) => c.createRoute(input)));
     },
 
     updateRoute: async ({ routeId, changes }) => {
@@ -44,7 +44,9 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
           changes.hosts ?? current.hosts,
         );
       }
-      return s.config.save((c) => c.updateRoute(routeId, changes));
+      return namingHostOwner(s, changes.appId ?? current.appId, () =>
+        s.config.save((c) => c.updateRoute(routeId, changes)),
+      );
     },
 
     deleteRoute: async ({ routeId }) => {
@@ -61,6 +63,29 @@ export function routeCalls(ctx: CallContext): HandlersOf<RouteCall> {
     previewRanges: async ({ ranges, count }) =>
       nextTransitions(ranges, ctx.session?.clock.now() ?? Date.now(), count),
   };
+}
+
+/**
+ * A host taken by another app's route is refused by the route book with an app's id (whichever of
+ * the two holding it came first in the list); the operator reads the name of the other app, the one
+ * not being saved ("shop-staging (app_532c…)"), its id kept beside it for the API's reader.
+ */
+async function namingHostOwner<T>(s: Session, appId: string, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    const taken =
+      error instanceof InputError ? error.problems.find((p) => p.code === 'hostTaken') : undefined;
+    const host = taken?.params?.value;
+    if (!taken || typeof host !== 'string') throw error;
+    const other = s.config.routes().find((r) => r.appId !== appId && r.hosts.includes(host))?.appId;
+    const name = other && s.engine.list().find((r) => r.appId === other)?.name;
+    if (!other) throw error;
+    throw InputError.of(taken.field, 'hostTaken', {
+      ...taken.params,
+      other: name ? `${name} (${other})` : other,
+    });
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   sourceLabel,
   stateLabel,
 } from '../../lib/format.ts';
+import { weekdaysShown } from '../../lib/weekdays.ts';
 import { useApi, useDashboard, useServerNow } from '../../store/context.tsx';
 import { errorText } from '../../store/dashboard-store.ts';
 import { ActionButton } from '../common/ActionButton.tsx';
@@ -219,7 +220,7 @@ function Body({ app }: { app: AppView }) {
             <ul className="plain">
               {detail.ranges.map((r) => (
                 <li key={`${r.days}${r.start}${r.end}${r.timeZone}`}>
-                  {r.days} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
+                  {weekdaysShown(r.days)} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
                 </li>
               ))}
             </ul>

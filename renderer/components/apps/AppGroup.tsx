@@ -4,6 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { AppGroupView } from '../../../shared/api.ts';
+import { reasonText } from '../../lib/reasons.ts';
 import { useDashboard } from '../../store/context.tsx';
 
 export function AppGroup({ group, appId }: { group: AppGroupView; appId: string }) {
@@ -26,10 +27,12 @@ export function AppGroup({ group, appId }: { group: AppGroupView; appId: string 
           );
         })}
       </ul>
-      {group.waitingFor && <p className="muted">{t('group.waitingFor', { waiting: group.waitingFor })}</p>}
+      {group.waitingFor && (
+        <p className="muted">{t('group.waitingFor', { waiting: reasonText(group.waitingFor) })}</p>
+      )}
       {group.notes.map((n) => (
         <p key={n} className="warn">
-          {n}
+          {reasonText(n)}
         </p>
       ))}
     </section>

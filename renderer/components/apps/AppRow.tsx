@@ -91,8 +91,8 @@ export const AppRow = memo(function AppRow({
           </button>
           <span className="sub">
             <span>{ownerLabel(app)}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
-            {app.group && <span className="group-tag"> · {t('row.group', { group: app.group })}</span>}
           </span>
+          {app.group && <span className="sub group-tag">{t('row.group', { group: app.group })}</span>}
         </div>
       </td>
       <td>

@@ -34,9 +34,10 @@ const COLUMNS: { id: Column; key: SortKey | null; className: string }[] = [
 ];
 /**
  * With the details panel open beside it, the table keeps the columns that fit without cutting a
- * word (name, state, when it sleeps, the actions); the panel says the rest.
+ * word at 1280 px in every language (name, state, the actions: a name such as metrics-dashboard
+ * whole); the panel says the rest, when the app sleeps included.
  */
-const BESIDE_PANEL: ReadonlySet<Column> = new Set(['pick', 'app', 'state', 'sleepsAt', 'actions']);
+const BESIDE_PANEL: ReadonlySet<Column> = new Set(['pick', 'app', 'state', 'actions']);
 const ALL_COLUMNS: ReadonlySet<Column> = new Set(COLUMNS.map((c) => c.id));
 const NO_RANGES: readonly MustBeUpRange[] = [];
 

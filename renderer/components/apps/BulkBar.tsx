@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { BulkAction } from '../../../shared/bulk.ts';
 import { HOUR } from '../../../shared/durations.ts';
 import { causeText } from '../../lib/cause-text.ts';
+import { fullTime } from '../../lib/format.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
 
@@ -70,7 +71,7 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
             type="button"
             disabled={running || n === 0 || Number.isNaN(untilAt)}
             onClick={() => run('keepAwake', untilAt)}
-            title={t('bulk.example', { example: localInput(now + 2 * HOUR) })}
+            title={t('bulk.example', { example: fullTime(now + 2 * HOUR) })}
           >
             {t('bulk.keep', { count: n })}
           </button>

@@ -2,10 +2,12 @@
  * Over the apps table while apps are in Error: how many per cause, each with "Reset all N with this
  * cause" (one bulk Reset, its result per app below).
  */
+
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
 import { errorCauses } from '../../lib/error-causes.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useDashboard } from '../../store/context.tsx';
 
 export function ErrorCauses({ all }: { all: AppView[] }) {
@@ -24,7 +26,7 @@ export function ErrorCauses({ all }: { all: AppView[] }) {
         {causes.map((c) => (
           <li key={c.label}>
             <span className="cause">{c.label}</span>
-            <span className="pill">{c.appIds.length}</span>
+            <span className="pill">{formatNumber(c.appIds.length)}</span>
             <button
               type="button"
               disabled={running}

@@ -2,12 +2,14 @@
  * The route editor's must-be-up ranges: one line per range (weekdays, start, end, time zone) with its
  * problems, as typed and as the engine found them, said once each, and the next transitions they make.
  */
+
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MINUTE } from '../../../shared/durations.ts';
 import { formatZoned, type MustBeUpRange, nextTransitions, rangeProblems } from '../../../shared/schedule.ts';
 import type { FieldProblem } from '../../../shared/validation.ts';
 import { localZone, type Problems } from '../../lib/route-draft.ts';
+import { weekdaysShown, weekdaysTyped } from '../../lib/weekdays.ts';
 import { useServerNow } from '../../store/context.tsx';
 import { distinct } from '../common/use-editor-form.tsx';
 
@@ -71,10 +73,10 @@ export function RouteRanges({
               <li key={i}>
                 <input
                   aria-label={t('ranges.days', { n })}
-                  value={r.days}
+                  value={weekdaysShown(r.days)}
                   placeholder={t('ranges.daysExample')}
                   size={9}
-                  onChange={(e) => setRange(i, { days: e.target.value })}
+                  onChange={(e) => setRange(i, { days: weekdaysTyped(e.target.value) })}
                   {...invalid('days')}
                 />
                 <input

@@ -7,6 +7,7 @@ import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useState
 import { useTranslation } from 'react-i18next';
 import type { Owner, PickableApp } from '../../../shared/api.ts';
 import type { Route } from '../../../shared/routes.ts';
+import { cleverStatus, cleverStatusLabel } from '../../lib/clever-status.ts';
 import { errorText } from '../../lib/errors.ts';
 import { ownerLabel } from '../../lib/format.ts';
 import type { Draft } from '../../lib/route-draft.ts';
@@ -124,7 +125,8 @@ export function RouteTarget({
               <option key={a.id} value={a.id}>
                 {t(a.routeIds.some((r) => r !== route?.id) ? 'editor.alreadyRouted' : 'editor.appOption', {
                   name: a.name,
-                  state: a.cleverState,
+                  // The console's words for the state, as the apps table says it (the raw value is the API's).
+                  state: cleverStatusLabel(cleverStatus(a.cleverState, null)),
                 })}
               </option>
             ))}

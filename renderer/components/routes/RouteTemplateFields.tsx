@@ -19,6 +19,12 @@ export interface TemplateDraft {
   sources: string;
 }
 
+/** The number typed in a field ("1", "0,5"), for the plural of its unit; 2 (a plural) when unreadable. */
+function unitCount(text: string): number {
+  const n = Number(text.trim().replace(',', '.'));
+  return text.trim() === '' || Number.isNaN(n) ? 2 : n;
+}
+
 export function RouteTemplateFields<D extends TemplateDraft>(props: {
   id: string;
   draft: D;
@@ -50,8 +56,9 @@ export function RouteTemplateFields<D extends TemplateDraft>(props: {
             value={draft.graceUnit}
             onChange={(e) => set({ graceUnit: e.target.value as Unit })}
           >
-            <option value="min">{t('template.minutes')}</option>
-            <option value="h">{t('template.hours')}</option>
+            {/* "1 hour", "2 hours": the unit agrees with the number typed (plural rules of the language). */}
+            <option value="min">{t('template.minutes', { count: unitCount(draft.grace) })}</option>
+            <option value="h">{t('template.hours', { count: unitCount(draft.grace) })}</option>
           </select>
         </span>
         <span className="hint">{t('template.graceHint')}</span>

@@ -11,6 +11,7 @@ import type { Route } from '../../../shared/routes.ts';
 import { formatDurationIn } from '../../../shared/validation.ts';
 import { errorText } from '../../lib/errors.ts';
 import { ownerLabel } from '../../lib/format.ts';
+import { weekdaysShown } from '../../lib/weekdays.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { Switch } from '../common/form.tsx';
 
@@ -42,12 +43,24 @@ export function RoutesTable({ routes }: { routes: Route[] }) {
       <table className="routes" aria-rowcount={routes.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col">{t('table.app')}</th>
-            <th scope="col">{t('table.owner')}</th>
-            <th scope="col">{t('table.enabled')}</th>
-            <th scope="col">{t('table.grace')}</th>
-            <th scope="col">{t('table.ranges')}</th>
-            <th scope="col">{t('table.hosts')}</th>
+            <th scope="col" className="c-app">
+              {t('table.app')}
+            </th>
+            <th scope="col" className="c-owner">
+              {t('table.owner')}
+            </th>
+            <th scope="col" className="c-enabled">
+              {t('table.enabled')}
+            </th>
+            <th scope="col" className="c-grace">
+              {t('table.grace')}
+            </th>
+            <th scope="col" className="c-ranges">
+              {t('table.ranges')}
+            </th>
+            <th scope="col" className="c-hosts">
+              {t('table.hosts')}
+            </th>
             <th scope="col">
               <span className="visually-hidden">{t('table.actions')}</span>
             </th>
@@ -124,13 +137,15 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
       <td>{grace(route.gracePeriodMs)}</td>
       <td
         className="ranges"
-        title={route.ranges.map((r) => `${r.days} ${r.start}–${r.end} ${r.timeZone}`).join(', ')}
+        title={route.ranges
+          .map((r) => `${weekdaysShown(r.days)} ${r.start}–${r.end} ${r.timeZone}`)
+          .join(', ')}
       >
         {route.ranges.length === 0
           ? '—'
           : route.ranges.map((r) => (
               <span key={`${r.days}${r.start}${r.end}${r.timeZone}`} className="range-chip">
-                {r.days} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
+                {weekdaysShown(r.days)} {r.start}–{r.end} <span className="muted">{r.timeZone}</span>
               </span>
             ))}
       </td>

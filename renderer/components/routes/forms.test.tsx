@@ -24,9 +24,16 @@ describe('the route editor', () => {
     const f = within(form);
     await waitFor(() => expect(f.getByRole('option', { name: /internal-wiki/ })).toBeTruthy());
     expect(f.getByRole('option', { name: /shop-staging .* already routed/ })).toBeTruthy();
+    // The state in the console's words, as the apps table says it, not the API's SHOULD_BE_UP.
+    expect(f.getByRole('option', { name: 'internal-wiki · Running' })).toBeTruthy();
+    expect(f.queryByRole('option', { name: /SHOULD_BE_|WANTS_TO_BE_UP/ })).toBeNull();
     await user.selectOptions(f.getByLabelText('App'), 'app_wiki');
     await user.clear(f.getByLabelText('Grace period'));
-    await user.type(f.getByLabelText('Grace period'), '45');
+    // The unit agrees with the number: "1 hour", never "1 hours".
+    await user.type(f.getByLabelText('Grace period'), '1');
+    expect(f.getByRole('option', { name: 'hour' })).toBeTruthy();
+    await user.type(f.getByLabelText('Grace period'), '{Backspace}45');
+    expect(f.getByRole('option', { name: 'hours' })).toBeTruthy();
     await user.selectOptions(f.getByRole('combobox', { name: 'Unit of the grace period' }), 'min');
     await user.click(f.getByRole('button', { name: 'Add a range' }));
     await user.clear(f.getByRole('combobox', { name: 'Range 1 time zone' }));

@@ -202,10 +202,15 @@ describe('the editors in French', () => {
     await user.selectOptions(f.getByRole('combobox', { name: 'Unité du délai de grâce' }), 'min');
     await user.click(f.getByRole('button', { name: 'Ajouter une plage' }));
     await user.clear(f.getByRole('textbox', { name: 'Plage 1, jours' }));
+    // Weekdays are typed in French (issue 26): "Lun-Ven" is a range, shown "lun-ven"; a word that
+    // is no weekday is said, in French.
     await user.type(f.getByRole('textbox', { name: 'Plage 1, jours' }), 'Lun-Ven');
+    expect(f.getByRole('textbox', { name: 'Plage 1, jours' })).toHaveProperty('value', 'lun-ven');
+    expect(f.queryByText(/n’est pas un jour/)).toBeNull();
+    await user.type(f.getByRole('textbox', { name: 'Plage 1, jours' }), ',Noël');
     expect(
       f.getAllByText(
-        'Plage 1, jours : « Lun-Ven » n’est pas un jour ni une suite de jours (en anglais : Mon, Tue … Sun, par exemple Mon-Fri).',
+        'Plage 1, jours : « Noël » n’est pas un jour ni une suite de jours (lun, mar … dim, par exemple lun-ven).',
       ),
     ).toHaveLength(1);
     await user.click(f.getByRole('button', { name: 'Créer la route' }));

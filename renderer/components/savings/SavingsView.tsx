@@ -203,11 +203,11 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
             <line x1="0" y1="0" x2="0" y2="6" className="bar-projected-line" />
           </pattern>
         </defs>
-        {ticks.map((t) => (
-          <g key={t}>
-            <line className="grid-line" x1={CHART.left} x2={CHART.width} y1={y(t)} y2={y(t)} />
-            <text className="axis" x={CHART.left - 6} y={y(t) + 4} textAnchor="end">
-              {t}h
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line className="grid-line" x1={CHART.left} x2={CHART.width} y1={y(tick)} y2={y(tick)} />
+            <text className="axis" x={CHART.left - 6} y={y(tick) + 4} textAnchor="end">
+              {t('axisHours', { hours: plainNumber(tick) })}
             </text>
           </g>
         ))}
@@ -237,7 +237,13 @@ export function DailyChart({ days }: { days: readonly SavingsDay[] }) {
                 />
               )}
               {(i % 5 === 4 || i === days.length - 1) && (
-                <text className="axis" x={x + w / 2} y={CHART.height - 6} textAnchor="middle">
+                // Today's label ends at its bar's right edge: it never runs past the chart.
+                <text
+                  className="axis"
+                  x={i === days.length - 1 ? x + w : x + w / 2}
+                  y={CHART.height - 6}
+                  textAnchor={i === days.length - 1 ? 'end' : 'middle'}
+                >
                   {i === days.length - 1 ? t('today') : label(d)}
                 </text>
               )}

@@ -2,11 +2,13 @@
  * The header of every view: the navigation, the apps by state, which account and which reaper the
  * dashboard shows (always visible), the kill switch, and the connection.
  */
+
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countByState } from '../../../shared/app-view.ts';
 import { STATES_BY_URGENCY } from '../../../shared/domain.ts';
 import { credentialsUnchecked } from '../../lib/credentials.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useDashboard } from '../../store/context.tsx';
 import type { View } from '../../store/dashboard-store.ts';
 import { Logo, StateIcon } from '../common/icons.tsx';
@@ -39,8 +41,8 @@ export function Header() {
             onClick={() => setView(n)}
           >
             {t(`nav.${n}`)}
-            {n === 'apps' && <span className="pill">{Object.keys(apps).length}</span>}
-            {n === 'routes' && <span className="pill">{routes}</span>}
+            {n === 'apps' && <span className="pill">{formatNumber(Object.keys(apps).length)}</span>}
+            {n === 'routes' && <span className="pill">{formatNumber(routes)}</span>}
           </button>
         ))}
       </nav>
@@ -57,8 +59,10 @@ export function Header() {
               }}
             >
               <StateIcon state={s} size={12} />
-              <span className="visually-hidden">{t(`common:states.${s}`)}:</span>
-              {counts[s]}
+              <span className="visually-hidden">
+                {t('summary.state', { state: t(`common:states.${s}`) })}
+              </span>
+              {formatNumber(counts[s])}
             </button>
           </li>
         ))}

@@ -131,10 +131,10 @@ export const common = {
   /** The name of the operator's own space, as the Clever Cloud console calls it. */
   personalSpace: 'Personal space',
   units: {
-    seconds: '{{count}} s',
-    minutes: '{{count}} min',
-    hours: '{{count}} h',
-    days: '{{count}} d',
+    seconds: '{{count, number}} s',
+    minutes: '{{count, number}} min',
+    hours: '{{count, number}} h',
+    days: '{{count, number}} d',
     pair: '{{first}} {{second}}',
   },
   /** Unit names, for a field's unit or a message about one. */
@@ -153,8 +153,19 @@ export const common = {
     /** A time in the viewer's zone, with the same time in another zone. */
     inZone: '{{time}} ({{zoneTime}} {{zone}})',
   },
-  appCount_one: '{{count}} app',
-  appCount_other: '{{count}} apps',
+  /** A must-be-up range's weekdays as typed and shown (renderer/lib/weekdays.ts); routes store English. */
+  weekdays: { Sun: 'Sun', Mon: 'Mon', Tue: 'Tue', Wed: 'Wed', Thu: 'Thu', Fri: 'Fri', Sat: 'Sat' },
+  weekdaysFull: {
+    Sun: 'Sunday',
+    Mon: 'Monday',
+    Tue: 'Tuesday',
+    Wed: 'Wednesday',
+    Thu: 'Thursday',
+    Fri: 'Friday',
+    Sat: 'Saturday',
+  },
+  appCount_one: '{{count, number}} app',
+  appCount_other: '{{count, number}} apps',
   loading: 'Loading…',
   none: 'none',
   never: 'never',

@@ -32,7 +32,7 @@ export const firstRun = {
     projection_one:
       'Your managed app costs about {{hourly}} an hour while it runs. Asleep {{hours}} hours a day (a night, 20:00 to 08:00), it would save about {{day}} a day, {{month}} over 30 days.',
     projection_other:
-      'Your {{count}} managed apps cost about {{hourly}} an hour together while they run. Asleep {{hours}} hours a day (a night, 20:00 to 08:00), they would save about {{day}} a day, {{month}} over 30 days.',
+      'Your {{count, number}} managed apps cost about {{hourly}} an hour together while they run. Asleep {{hours}} hours a day (a night, 20:00 to 08:00), they would save about {{day}} a day, {{month}} over 30 days.',
     unpriced:
       'The prices of your apps are not known yet (they are read at the next sweep): the dry-run counts hours asleep, and Savings adds the money once the prices are read.',
     noApps:

@@ -32,8 +32,8 @@ export const history = {
     neverDeployed: 'never deployed',
     unexpectedState: 'unexpected Clever Cloud state',
   },
-  fresh_one: '{{count}} new entry since this page was loaded.',
-  fresh_other: '{{count}} new entries since this page was loaded.',
+  fresh_one: '{{count, number}} new entry since this page was loaded.',
+  fresh_other: '{{count, number}} new entries since this page was loaded.',
   showThem: 'Show them',
   table: {
     caption: 'History, newest first',

@@ -2,15 +2,15 @@
 export const notifications = {
   error: {
     title: '{{name}} is in Error',
-    summary_one: '{{count}} more app is in Error',
-    summary_other: '{{count}} more apps are in Error',
+    summary_one: '{{count, number}} more app is in Error',
+    summary_other: '{{count, number}} more apps are in Error',
   },
   asleep: '{{name}} is asleep',
   awake: '{{name}} is awake',
-  moves_one: '{{count}} more app went to sleep or woke up',
-  moves_other: '{{count}} more apps went to sleep or woke up',
+  moves_one: '{{count, number}} more app went to sleep or woke up',
+  moves_other: '{{count, number}} more apps went to sleep or woke up',
   /** The names of a summary: the first five, then how many others. */
-  names: '{{list}} and {{count}} more',
+  names: '{{list}} and {{count, number}} more',
   link: {
     title: 'Clever Reaper cannot open this link',
     body: 'Links look like clever-reaper://open/app_… or clever-reaper://wake/app_…',

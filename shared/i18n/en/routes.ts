@@ -8,10 +8,10 @@ export const routes = {
     empty: 'No route yet.',
     search: 'Search routes',
     searchPlaceholder: 'Search app, label, owner, host or id',
-    count_one: '{{count}} route',
-    count_other: '{{count}} routes',
-    countOf_one: '{{shown}} of {{count}} route',
-    countOf_other: '{{shown}} of {{count}} routes',
+    count_one: '{{count, number}} route',
+    count_other: '{{count, number}} routes',
+    countOf_one: '{{shown, number}} of {{count, number}} route',
+    countOf_other: '{{shown, number}} of {{count, number}} routes',
     noMatch: 'No route matches this search.',
   },
   table: {
@@ -62,7 +62,7 @@ export const routes = {
     secondRoute_one:
       'This app already has a route ({{others}}). Its routes add up: the app is managed while one of them is enabled, its must-be-up ranges and host names are those of all of them, and the longest grace period wins.',
     secondRoute_other:
-      'This app already has {{count}} routes ({{others}}). Its routes add up: the app is managed while one of them is enabled, its must-be-up ranges and host names are those of all of them, and the longest grace period wins.',
+      'This app already has {{count, number}} routes ({{others}}). Its routes add up: the app is managed while one of them is enabled, its must-be-up ranges and host names are those of all of them, and the longest grace period wins.',
     winsThis: 'With this route saved, the grace period is {{grace}}: this route’s.',
     winsOther: 'With this route saved, the grace period is {{grace}}: the one of {{other}}.',
     winsOtherDisabled: 'This route is disabled: the grace period is {{grace}}, the one of {{other}}.',
@@ -71,8 +71,10 @@ export const routes = {
   template: {
     grace: 'Grace period',
     graceUnit: 'Unit of the grace period',
-    minutes: 'minutes',
-    hours: 'hours',
+    minutes_one: 'minute',
+    minutes_other: 'minutes',
+    hours_one: 'hour',
+    hours_other: 'hours',
     graceHint: 'Put to sleep after this long without traffic (1 minute to 30 days).',
     hosts: 'Wake-proxy hosts',
     group: 'Group',

@@ -18,6 +18,8 @@ export const savings = {
   chartDay: '{{day}}: {{asleep}} asleep',
   chartDayProjected: '{{day}}: {{asleep}} asleep, {{projected}} in dry-run',
   today: 'today',
+  /** A tick of the chart's hours axis. */
+  axisHours: '{{hours}}h',
   legendAsleep: 'asleep',
   legendProjected: 'would have slept (dry-run)',
   price: {
@@ -39,9 +41,9 @@ export const savings = {
     sources: 'Sources',
     against: 'Against: {{against}}',
     unpriced_one:
-      '{{count}} app without a known flavor price yet (read at the next sweep): counted in hours, not in money.',
+      '{{count, number}} app without a known flavor price yet (read at the next sweep): counted in hours, not in money.',
     unpriced_other:
-      '{{count}} apps without a known flavor price yet (read at the next sweep): counted in hours, not in money.',
+      '{{count, number}} apps without a known flavor price yet (read at the next sweep): counted in hours, not in money.',
   },
   perApp: {
     title: 'Per app',

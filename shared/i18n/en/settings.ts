@@ -90,7 +90,7 @@ export const settings = {
     testFailed: 'Test failed: {{error}}.',
     noDelivery: 'No delivery yet.',
     counts: '{{delivered}} delivered, {{failed}} failed',
-    waiting: '{{count}} waiting',
+    waiting: '{{count, number}} waiting',
     lastSuccess: 'last success {{at}}',
     lastFailure: 'last failure {{at}}',
     lastFailureWhy: 'last failure {{at}} ({{error}})',

@@ -18,6 +18,8 @@ export const shell = {
   summary: {
     label: 'Apps by state',
     show: 'Show the apps {{state}}',
+    /** Before a state's count, for screen readers (French puts a space before the colon). */
+    state: '{{state}}:',
   },
   where: {
     demo: 'Demo',

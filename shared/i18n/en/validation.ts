@@ -94,9 +94,9 @@ export const validation = {
     empty: '{{field}}: this cannot be empty.',
     textTooLong: '{{field}}: “{{value}}” is too long; at most {{max}} characters.',
     tooFew_one: '{{field}}: give at least one.',
-    tooFew_other: '{{field}}: give at least {{count}}.',
+    tooFew_other: '{{field}}: give at least {{count, number}}.',
     tooMany_one: '{{field}}: at most one.',
-    tooMany_other: '{{field}}: at most {{count}}.',
+    tooMany_other: '{{field}}: at most {{count, number}}.',
     unknownField: '{{field}}: “{{keys}}” is not a field here.',
     notOneOf: '{{field}}: “{{value}}” is not one of these: “{{options}}”.',
     invalid: '{{field}}: “{{value}}” is not valid here.',
@@ -122,9 +122,9 @@ export const validation = {
     patternMissing: '{{field}}: enter a name pattern, such as review-* or *-pr-*.',
     wildcards: '{{field}}: “{{value}}” has more than {{max}} wildcards.',
     placeholders_one:
-      '{{field}}: {{bad}} cannot be filled, the pattern has {{count}} wildcard; use {{allowed}}.',
+      '{{field}}: {{bad}} cannot be filled, the pattern has {{count, number}} wildcard; use {{allowed}}.',
     placeholders_other:
-      '{{field}}: {{bad}} cannot be filled, the pattern has {{count}} wildcards; use {{allowed}}.',
+      '{{field}}: {{bad}} cannot be filled, the pattern has {{count, number}} wildcards; use {{allowed}}.',
     nothingToChange: '{{field}}: nothing to change.',
     forbiddenKey: '{{field}}: may not hold the key “{{key}}” (at any depth).',
     webhookUrl: '{{field}}: “{{value}}” is not an http:// or https:// URL.',

@@ -34,7 +34,7 @@ export const firstRun: Messages<typeof en> = {
     projection_one:
       'Votre application gérée coûte environ {{hourly}} de l’heure quand elle tourne. En veille {{hours}} heures par jour (une nuit, de 20:00 à 08:00), elle économiserait environ {{day}} par jour, {{month}} sur 30 jours.',
     projection_other:
-      'Vos {{count}} applications gérées coûtent ensemble environ {{hourly}} de l’heure quand elles tournent. En veille {{hours}} heures par jour (une nuit, de 20:00 à 08:00), elles économiseraient environ {{day}} par jour, {{month}} sur 30 jours.',
+      'Vos {{count, number}} applications gérées coûtent ensemble environ {{hourly}} de l’heure quand elles tournent. En veille {{hours}} heures par jour (une nuit, de 20:00 à 08:00), elles économiseraient environ {{day}} par jour, {{month}} sur 30 jours.',
     unpriced:
       'Les prix de vos applications ne sont pas encore connus (ils sont lus au prochain passage) : la simulation compte les heures de veille, et Économies ajoute les montants une fois les prix lus.',
     noApps:

@@ -34,8 +34,8 @@ export const history: Messages<typeof en> = {
     neverDeployed: 'jamais déployée',
     unexpectedState: 'état Clever Cloud inattendu',
   },
-  fresh_one: '{{count}} nouvelle entrée depuis le chargement de cette page.',
-  fresh_other: '{{count}} nouvelles entrées depuis le chargement de cette page.',
+  fresh_one: '{{count, number}} nouvelle entrée depuis le chargement de cette page.',
+  fresh_other: '{{count, number}} nouvelles entrées depuis le chargement de cette page.',
   showThem: 'Les afficher',
   table: {
     caption: 'Historique, du plus récent au plus ancien',

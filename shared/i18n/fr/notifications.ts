@@ -4,14 +4,14 @@ import type { Messages } from '../messages.ts';
 export const notifications: Messages<typeof en> = {
   error: {
     title: '{{name}} est en erreur',
-    summary_one: '{{count}} autre application est en erreur',
-    summary_other: '{{count}} autres applications sont en erreur',
+    summary_one: '{{count, number}} autre application est en erreur',
+    summary_other: '{{count, number}} autres applications sont en erreur',
   },
   asleep: '{{name}} est en veille',
   awake: '{{name}} est réveillée',
-  moves_one: '{{count}} autre application s’est endormie ou réveillée',
-  moves_other: '{{count}} autres applications se sont endormies ou réveillées',
-  names: '{{list}} et {{count}} autres',
+  moves_one: '{{count, number}} autre application s’est endormie ou réveillée',
+  moves_other: '{{count, number}} autres applications se sont endormies ou réveillées',
+  names: '{{list}} et {{count, number}} autres',
   link: {
     title: 'Clever Reaper ne peut pas ouvrir ce lien',
     body: 'Les liens ressemblent à clever-reaper://open/app_… ou clever-reaper://wake/app_…',

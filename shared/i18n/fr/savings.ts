@@ -20,6 +20,7 @@ export const savings: Messages<typeof en> = {
   chartDay: '{{day}} : {{asleep}} en veille',
   chartDayProjected: '{{day}} : {{asleep}} en veille, {{projected}} en simulation',
   today: 'aujourd’hui',
+  axisHours: '{{hours}} h',
   legendAsleep: 'en veille',
   legendProjected: 'aurait dormi (simulation)',
   price: {
@@ -41,9 +42,9 @@ export const savings: Messages<typeof en> = {
     sources: 'Sources',
     against: 'Contre : {{against}}',
     unpriced_one:
-      '{{count}} application sans prix de flavor connu pour le moment (lu au prochain passage) : comptée en heures, pas en argent.',
+      '{{count, number}} application sans prix de flavor connu pour le moment (lu au prochain passage) : comptée en heures, pas en argent.',
     unpriced_other:
-      '{{count}} applications sans prix de flavor connu pour le moment (lu au prochain passage) : comptées en heures, pas en argent.',
+      '{{count, number}} applications sans prix de flavor connu pour le moment (lu au prochain passage) : comptées en heures, pas en argent.',
   },
   perApp: {
     title: 'Par application',

@@ -93,7 +93,7 @@ export const settings: Messages<typeof en> = {
     testFailed: 'Échec du test : {{error}}.',
     noDelivery: 'Aucun envoi pour le moment.',
     counts: '{{delivered}} reçus, {{failed}} en échec',
-    waiting: '{{count}} en attente',
+    waiting: '{{count, number}} en attente',
     lastSuccess: 'dernier succès {{at}}',
     lastFailure: 'dernier échec {{at}}',
     lastFailureWhy: 'dernier échec {{at}} ({{error}})',

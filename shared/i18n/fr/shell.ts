@@ -19,6 +19,7 @@ export const shell: Messages<typeof en> = {
   },
   summary: {
     label: 'Applications par état',
+    state: '{{state}} :',
     show: 'Afficher les applications {{state}}',
   },
   where: {
@@ -46,7 +47,7 @@ export const shell: Messages<typeof en> = {
     titleOff: 'Cliquez pour suspendre toutes les mises en veille (les réveils continuent)',
     confirmOnTitle: 'Activer l’arrêt d’urgence ?',
     confirmOnBody:
-      'Tant qu’il est activé, aucune route ni règle ne met d’application en veille. Les applications déjà en veille y restent, et les réveils continuent (une requête, une plage de disponibilité, Réveiller). Désactivez-le depuis ce même bouton pour reprendre.',
+      'Tant qu’il est activé, aucune route ni règle ne met d’application en veille. Les applications déjà en veille y restent, et les réveils continuent (une requête, une plage d’éveil obligatoire, Réveiller). Désactivez-le depuis ce même bouton pour reprendre.',
     confirmOffTitle: 'Désactiver l’arrêt d’urgence ?',
     confirmOffBody:
       'Le reaper remet en veille les applications inactives, comme le prévoient leurs routes et leurs règles.',
