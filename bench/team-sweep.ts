@@ -104,8 +104,10 @@ export async function sweepRun(n: number, url: string | null, owners = 10, notif
         leaseMs: 10 * 60_000,
         owners: () => ownerIds,
         onTaken: (o) => engine!.reloadOwners(o),
-        onActive: (o) => {
-          acting.push(engine!.actOn(o));
+        onActive: async (o) => {
+          const act = engine!.actOn(o);
+          acting.push(act);
+          await act;
         },
       })
     : null;

@@ -30,6 +30,7 @@ import { groupOf, HostIndex, listedApps, resolveRoutingInto } from './routing.ts
 import { RuleOwners } from './rule-owners.ts';
 import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
+import { waitForState } from './wait-for.ts';
 
 export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
 
@@ -464,26 +465,7 @@ export class Engine {
   /** Resolves when the app reaches one of `states`, or rejects after `timeoutMs` of engine time. */
   waitFor(appId: string, states: readonly ReaperState[], timeoutMs: number): Promise<AppRecord> {
     const current = this.core.records.get(appId);
-    if (current && states.includes(current.state)) return Promise.resolve(current);
-    return new Promise((resolve, reject) => {
-      const timer = this.deps.clock.setTimeout(() => {
-        off();
-        reject(
-          new Error(`the app did not reach ${states.join(' or ')} within ${Math.round(timeoutMs / 1000)} s`),
-        );
-      }, timeoutMs);
-      const off = this.on((e) => {
-        if (e.type === 'app' && e.record.appId === appId && states.includes(e.record.state)) {
-          off();
-          this.deps.clock.clearTimeout(timer);
-          resolve(e.record);
-        } else if (e.type === 'removed' && e.appId === appId) {
-          off();
-          this.deps.clock.clearTimeout(timer);
-          reject(new Error('the app was released'));
-        }
-      });
-    });
+    return waitForState((l) => this.on(l), this.deps.clock, appId, current, states, timeoutMs);
   }
 
   /** An action whose write was refused, handed over (handover.ts: `handOverAfter`), or null. */

@@ -121,7 +121,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     await until(
       'the second instance seeing the apps',
       WAIT,
-      () => b.server.service.current?.engine.get(apps.review)?.state === 'Down',
+      async () => b.server.service.current?.engine.get(apps.review)?.state === 'Down',
     );
     return { cloud, clock, db, database, org, apps, a, b, logB };
   }
@@ -130,7 +130,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
   async function takeOver(w: World, from: TeamInstance, to: TeamInstance): Promise<void> {
     await w.db.query('UPDATE leases SET expires_at = 0');
     await to.server.service.current!.leases!.runRound();
-    await until('the owner taken over', WAIT, () => to.server.service.current!.leases!.acts(w.org));
+    await until('the owner taken over', WAIT, async () => to.server.service.current!.leases!.acts(w.org));
     // What a stalled holder believes: it holds the owner still (its own round has not run).
     expect(from.server.service.current!.leases!.acts(w.org)).toBe(true);
   }
@@ -164,7 +164,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
 
   it('wakes asked while PostgreSQL is down are kept, written when it is back, and acted on', async () => {
     const w = await world();
-    const proxyA = await until('the holder wake proxy', WAIT, () => w.a.proxyUrl());
+    const proxyA = await until('the holder wake proxy', WAIT, async () => w.a.proxyUrl());
     // A new connection each time: the crash ended the test's own.
     const lastRequestAt = async (appId: string) => {
       const client = new pg.Client({ connectionString: w.database });
@@ -191,7 +191,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
         'POST',
         `/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${30 * MINUTE}`,
       );
-      await until('the hand-over kept at the second instance', WAIT, () =>
+      await until('the hand-over kept at the second instance', WAIT, async () =>
         w.logB.some((l) => l.includes('could not be handed to the instance acting on it')),
       );
       // Traffic of the awake app at the holder while the database is away.
@@ -230,7 +230,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     await until(
       'the small instance seeing the apps',
       WAIT,
-      () => small.server.service.current?.engine.get(w.apps.docs) !== undefined,
+      async () => small.server.service.current?.engine.get(w.apps.docs) !== undefined,
     );
     const locker = new pg.Client({ connectionString: w.database });
     await locker.connect();
@@ -241,7 +241,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     const reads = Array.from({ length: 40 }, () =>
       small.call('GET', `/api/apps/${w.apps.docs}/history`).then((r) => answers.push(r)),
     );
-    await until('the reads past the queue answered', WAIT, () => answers.length > 0);
+    await until('the reads past the queue answered', WAIT, async () => answers.length > 0);
     await locker.query('COMMIT');
     await Promise.all(reads);
     const statuses = answers.map((r) => r.status);
