@@ -46,7 +46,7 @@ describe('a bulk request', () => {
     expect(
       problems({ action: 'release', appIds: Array.from({ length: 5001 }, (_, i) => `app_${i}`) }),
     ).toEqual([
-      { field: 'appIds', code: 'tooMany', params: { count: 5000 }, message: 'Apps: at most 5000.' },
+      { field: 'appIds', code: 'tooMany', params: { count: 5000 }, message: 'Apps: at most 5,000.' },
     ]);
   });
 

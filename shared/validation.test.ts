@@ -217,7 +217,7 @@ describe('every message of bad input is written for people, in English and Frenc
       'Range 2 start: “25:00” is not a time from 00:00 to 23:59.',
     ]);
     expect(problems.map((p) => problemText(LANGS.fr, p))).toEqual([
-      'Plage 2, jours : « Mon-Fro » n’est pas un jour ni une suite de jours (en anglais : Mon, Tue … Sun, par exemple Mon-Fri).',
+      'Plage 2, jours : « Mon-Fro » n’est pas un jour ni une suite de jours (lun, mar … dim, par exemple lun-ven).',
       'Plage 2, début : « 25:00 » n’est pas une heure entre 00:00 et 23:59.',
     ]);
     expect(rangeProblems({ ...RANGE, end: '08:00' })).toHaveLength(1);
