@@ -144,16 +144,20 @@ describe("the container's start command, run without Docker", () => {
     };
     child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    let base = '';
-    for (let i = 0; i < 200 && !base; i++) {
-      base = /Admin API: (http:\/\/0\.0\.0\.0:\d+)\/api/.exec(out)?.[1] ?? '';
-      if (!base) await new Promise((r) => setTimeout(r, 50));
-    }
+    // The start banner's last line is the wake proxy's: the output can arrive in several chunks.
+    const started = new Promise<void>((resolve, reject) => {
+      const read = (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('Wake proxy: on this port too')) resolve();
+      };
+      child!.stdout!.on('data', read);
+      child!.stderr!.on('data', read);
+      child!.once('exit', (code) => reject(new Error(`exited with ${code} before it started:\n${out}`)));
+    });
+    await started;
+    const base = /Admin API: (http:\/\/0\.0\.0\.0:\d+)\/api/.exec(out)?.[1] ?? '';
     expect(base, out).not.toBe('');
     const port = new URL(base).port;
-    expect(out).toContain('Wake proxy: on this port too');
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.text()).toBe('ok');
