@@ -228,7 +228,10 @@ describe('a datastore that refuses writes', () => {
         );
         await new Promise((r) => setTimeout(r, 5)); // half a second of engine time: writes are due
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await h.eventually(
+        () => /^the datastore refused a write/.test(h!.engine.storage ?? ''),
+        'the refused write reported',
+      );
       expect(answers).toHaveLength(N);
       // The Up app answered; the asleep one passed through to its own answer (no waking page, no 502).
       expect(answers.filter((a) => a.status === 200)).toHaveLength(N / 3);
@@ -321,7 +324,7 @@ describe('live-status streams', () => {
     expect(proxy!.statusStreams.open).toBe(12);
     // A stream closed frees its place.
     sockets[0]!.destroy();
-    await new Promise((r) => setTimeout(r, 50));
+    await h!.eventually(() => proxy!.statusStreams.open === 11, 'the closed stream let go');
     expect(await firstLines('127.0.0.4', 1)).toEqual(['HTTP/1.1 200 OK']);
   });
 
