@@ -114,7 +114,9 @@ function pageScript(apps: number): string {
   const observer = new MutationObserver(() => {
     if (b.firstRows === null) {
       const count = document.querySelector('.toolbar .count');
-      if (count && count.textContent === '${apps} apps' && document.querySelector('tr[data-app]')) {
+      // "1000 apps" before issue 26, "1,000 apps" (Intl) since: the digits and the word.
+      const said = count && count.textContent.replace(/[\\s,.\\u00a0\\u202f]/g, '');
+      if (said === '${apps}apps' && document.querySelector('tr[data-app]')) {
         b.firstRows = performance.now();
         afterPaint((t) => { b.firstPainted = t; });
       }

@@ -5,9 +5,9 @@
  * - viewer: reads everything but secrets (a webhook's URL is shown by its origin only);
  * - operator: a viewer who also acts on apps (wake, reset, keep awake, bulk of those);
  * - admin: everything (routes, rules, settings, kill switch, dry-run, credentials, webhooks, tokens).
+ *
+ * No zod here: the dashboard's boot chunk imports this module (its schemas are in people-schemas.ts).
  */
-import { z } from 'zod';
-import { redactUrl, type WebhookConfig } from './webhooks.ts';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -33,22 +33,6 @@ export const BOOTSTRAP_NAME = 'bootstrap';
 
 /** A person's name: what `tokens create --name` takes. */
 export const PERSON_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-
-export const tokenNameSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(PERSON_NAME_PATTERN, 'a name is 1 to 63 lowercase letters, digits, dots, dashes or underscores')
-  .refine((n) => n !== BOOTSTRAP_NAME, `'${BOOTSTRAP_NAME}' is the bootstrap token's name`);
-
-export const tokenCreateSchema = z
-  .object({
-    name: tokenNameSchema,
-    role: z.enum(ROLES),
-    /** Epoch ms; null or absent: no expiry. */
-    expiresAt: z.number().int().positive().nullable().optional(),
-  })
-  .strict();
 
 /** A token as listed: never its secret nor its hash. */
 export interface TokenInfo {
@@ -96,11 +80,6 @@ export function parseDuration(text: string): number {
   const ms = Number(m[1]) * unit;
   if (ms <= 0) throw new Error(`'${text}' is not a duration longer than zero`);
   return ms;
-}
-
-/** Webhooks as a viewer sees them: each URL by its origin (a Slack URL's path is its secret). */
-export function viewerWebhooks(webhooks: readonly WebhookConfig[]): WebhookConfig[] {
-  return webhooks.map((w) => ({ ...w, url: redactUrl(w.url) }));
 }
 
 /** The people API of the HTTP transport (sign-in sessions, tokens, audit), each with its role. */

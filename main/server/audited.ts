@@ -5,10 +5,9 @@
  * secrets: a webhook's URL by its origin only).
  */
 import type { CallName, ReaperEvent, Snapshot } from '../../shared/api.ts';
-import { type Principal, type Via, viewerWebhooks } from '../../shared/people.ts';
+import type { Principal, Via } from '../../shared/people.ts';
 import type { Settings } from '../../shared/settings.ts';
-import type { WebhookStatus } from '../../shared/webhooks.ts';
-import { redactUrl } from '../../shared/webhooks.ts';
+import { redactUrl, type WebhookStatus } from '../../shared/webhooks.ts';
 
 /** Records one change (people.ts's store, `addAudit`). */
 export type Auditor = (
@@ -23,9 +22,12 @@ interface Backend {
   call(name: CallName, raw: unknown): Promise<unknown>;
 }
 
+/** A webhook as a viewer sees it: its URL by its origin (a Slack URL's path is its secret). */
+const byOrigin = <W extends { url: string }>(w: W): W => ({ ...w, url: redactUrl(w.url) });
+
 /** Settings as the audit keeps them: webhooks' URLs by origin (the audit is read by viewers). */
 function kept(settings: Partial<Settings>): Partial<Settings> {
-  return settings.webhooks ? { ...settings, webhooks: viewerWebhooks(settings.webhooks) } : settings;
+  return settings.webhooks ? { ...settings, webhooks: settings.webhooks.map(byOrigin) } : settings;
 }
 
 /** What a call reads before it changes (null for a creation). */
@@ -119,7 +121,7 @@ export function forViewer(name: CallName, result: unknown): unknown {
     case 'updateSettings':
       return kept(result as Settings);
     case 'webhookStatus':
-      return (result as WebhookStatus[]).map((w) => ({ ...w, url: redactUrl(w.url) }));
+      return (result as WebhookStatus[]).map(byOrigin);
     default:
       return result;
   }

@@ -28,12 +28,11 @@ import {
   roleAllows,
   SESSION_COOKIE,
   type SessionInfo,
-  tokenCreateSchema,
-  tokenNameSchema,
   VIA_HEADER,
   VIAS,
   type Via,
 } from '../../shared/people.ts';
+import { tokenCreateSchema, tokenNameSchema } from '../../shared/people-schemas.ts';
 import { clientAddress } from '../traffic/limits.ts';
 import { sendError, writeJson } from './answers.ts';
 import type { People } from './people.ts';

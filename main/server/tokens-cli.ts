@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { describeError } from '../../shared/log.ts';
-import { BOOTSTRAP_NAME, parseDuration, ROLES, type Role, tokenCreateSchema } from '../../shared/people.ts';
+import { BOOTSTRAP_NAME, parseDuration, ROLES, type Role } from '../../shared/people.ts';
+import { tokenCreateSchema } from '../../shared/people-schemas.ts';
 import { chooseDatabase } from '../store/postgres/database-url.ts';
 import { People } from './people.ts';
 import { openPeopleStore } from './people-store.ts';
