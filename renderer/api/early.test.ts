@@ -37,8 +37,8 @@ function recordingFetch(answer: (url: string) => Response | Promise<Response>) {
 }
 
 async function twoAppSnapshot(): Promise<Snapshot> {
-  const shop = appView('shop-staging', 'Sleeping');
-  const wiki = appView('internal-wiki', 'Running');
+  const shop = appView('shop-staging', 'Down');
+  const wiki = appView('internal-wiki', 'Up');
   // Two routes for one app, one for the other, interleaved: the decode must put them back in order.
   const routes = [routeOf(shop), routeOf(wiki, { id: 'route_w' }), routeOf(shop, { id: 'route_s2' })];
   return fakeApi({ apps: [shop, wiki], routes }).snapshot();
