@@ -61,6 +61,13 @@ export interface EngineDeps {
    */
   acts?: (ownerId: string) => boolean;
   /**
+   * Team mode: asked right before each start or stop of the owner's apps, after the write that asked
+   * for it: null when it may leave, or why not (the lease may have run out while this instance was
+   * paused between the write and the call). A refused call stays pending on the record, and the
+   * owner's holder checks it against Clever Cloud before sending it. None: every call leaves.
+   */
+  callRefusal?: (ownerId: string) => string | null;
+  /**
    * Team mode: a request for an app whose owner another instance acts on, handed over to it (the
    * instances' bus). `asks`: whether this instance's view of the app says it sleeps.
    */
@@ -118,6 +125,11 @@ export class EngineCore {
   acts(ownerId: string | null): boolean {
     const acts = this.deps.acts;
     return !acts || (ownerId !== null && acts(ownerId));
+  }
+
+  /** Why a start or stop of the owner's apps may not leave now (null: it may; always, outside team mode). */
+  callRefusal(ownerId: string): string | null {
+    return this.deps.callRefusal?.(ownerId) ?? null;
   }
 
   scheduleOf(appId: string): Schedule {
