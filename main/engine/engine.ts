@@ -32,7 +32,15 @@ import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 import { waitForState } from './wait-for.ts';
 
-export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
+export type {
+  EngineDeps,
+  EngineEvent,
+  EngineListener,
+  HandedAction,
+  HandedRequest,
+  HandOverAnswer,
+} from './core.ts';
+export { isOutcome } from './core.ts';
 
 export class Engine {
   private readonly deps: EngineDeps;
@@ -360,6 +368,14 @@ export class Engine {
    */
   wakeAsked(appId: string): boolean {
     return this.requests.wakeAsked(appId);
+  }
+
+  /**
+   * Team mode: the operator's action on the app handed over while the datastore was away, kept by
+   * this instance until the datastore takes it and its outcome is seen here; null when none.
+   */
+  keptAction(appId: string): HandedAction['kind'] | null {
+    return this.core.keptActions.get(appId)?.kind ?? null;
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
