@@ -32,15 +32,7 @@ import { Scheduler } from './scheduler.ts';
 import { TrafficCoalescer } from './traffic.ts';
 import { waitForState } from './wait-for.ts';
 
-export type {
-  EngineDeps,
-  EngineEvent,
-  EngineListener,
-  HandedAction,
-  HandedRequest,
-  HandOverAnswer,
-} from './core.ts';
-export { isOutcome } from './core.ts';
+export type { EngineDeps, EngineEvent, EngineListener, HandedAction, HandedRequest } from './core.ts';
 
 export class Engine {
   private readonly deps: EngineDeps;

@@ -5,7 +5,8 @@
  * release. The engine only asks (EngineDeps.handOver); this is how team mode answers.
  */
 import { TimeoutError } from '../../shared/api-errors.ts';
-import { type EngineListener, type HandedRequest, isOutcome } from '../engine/engine.ts';
+import { isOutcome } from '../engine/core.ts';
+import type { EngineListener, HandedRequest } from '../engine/engine.ts';
 
 export { isOutcome };
 

@@ -17,7 +17,8 @@
 import { UnavailableError } from '../../shared/api-errors.ts';
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { Engine, HandedRequest, HandOverAnswer } from '../engine/engine.ts';
+import type { HandOverAnswer } from '../engine/core.ts';
+import type { Engine, HandedRequest } from '../engine/engine.ts';
 import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
 import type { TeamBus } from './bus.ts';
 import { HANDED_ACTION_TIMEOUT_MS, outcomeOf } from './handover.ts';
