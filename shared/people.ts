@@ -21,6 +21,23 @@ export function roleAllows(have: Role, need: Role): boolean {
 export const VIAS = ['dashboard', 'api', 'desktop', 'tray', 'cli'] as const;
 export type Via = (typeof VIAS)[number];
 
+/** Who asked for a manual action, and through what: a history entry's `by` (automatic ones have none). */
+export interface By {
+  name: string;
+  via: Via;
+}
+
+/** "alice · dashboard": how the history and the exports write who. */
+export function byText(by: By | null | undefined): string {
+  return by ? `${by.name} · ${by.via}` : '';
+}
+
+/** When the kill switch was turned on, and by whom (null: by an older version, or not known). */
+export interface KillSwitchOn {
+  at: number;
+  by: By | null;
+}
+
 /** Who a request is from, once authenticated. */
 export interface Principal {
   /** The token's name ("alice"), or `BOOTSTRAP_NAME` for the bootstrap token. */

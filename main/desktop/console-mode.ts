@@ -10,12 +10,23 @@
  * start the app opens in the mode it was left in. Listeners hear a `session` event at each switch,
  * so the window and the tray start again from a snapshot of the new side.
  */
+import { userInfo } from 'node:os';
 import type { CallName, ReaperListener, ReaperStatus } from '../../shared/api.ts';
 import { ApiError } from '../../shared/api-errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { type ConsoleState, checkServerUrl, TOKEN_MAX } from '../../shared/team-console.ts';
 import type { SecretStore } from '../service/real-credentials.ts';
+import { actingAs } from '../engine/acting.ts';
 import { checkTeamServer, RemoteService, type RemoteServiceOptions } from './remote-service.ts';
+
+/** The OS user's name ("you" when the OS does not say). */
+function localUserName(): string {
+  try {
+    return userInfo().username || 'you';
+  } catch {
+    return 'you';
+  }
+}
 
 /** The local engine, as the desktop runs it (the ReaperService from startRuntime). */
 export interface LocalBackend {
@@ -31,6 +42,8 @@ export interface ConsoleModeOptions {
   store: SecretStore & { readonly unavailable?: string | null };
   fetch?: typeof fetch;
   log?: Log;
+  /** Who the local engine's manual actions are written as in its history (the OS user's name). */
+  localUser?: string;
   /** Tests: the stream's timings. */
   remote?: Pick<RemoteServiceOptions, 'retryMs' | 'maxRetryMs' | 'silenceMs' | 'callTimeoutMs'>;
 }
@@ -87,10 +100,16 @@ export class ConsoleMode {
     return this.current?.kind === 'local' ? this.current.local : null;
   }
 
-  call(name: CallName, raw: unknown): Promise<unknown> {
+  /**
+   * A call of the window (`via` desktop) or of the tray: the local engine writes its manual actions
+   * as the local user's, through that; a team server is told the same (its audit and history).
+   */
+  call(name: CallName, raw: unknown, via: 'desktop' | 'tray' = 'desktop'): Promise<unknown> {
     const c = this.current;
     if (!c) return Promise.reject(new ApiError('unavailable', 'the reaper is switching modes: try again'));
-    return c.kind === 'local' ? c.local.call(name, raw) : c.remote.call(name, raw);
+    if (c.kind === 'team') return c.remote.call(name, raw, via);
+    const by = { name: this.options.localUser ?? localUserName(), via };
+    return actingAs(by, () => c.local.call(name, raw));
   }
 
   subscribe(listener: ReaperListener): () => void {
