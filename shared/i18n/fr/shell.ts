@@ -61,6 +61,8 @@ export const shell: Messages<typeof en> = {
   banner: {
     killSwitch: 'Arrêt d’urgence activé :',
     killSwitchText: 'aucune application n’est mise en veille. Les réveils continuent.',
+    killSwitchBy: 'Activé depuis {{time}}, par {{name}} ({{via}}).',
+    killSwitchSince: 'Activé depuis {{time}}.',
     killSwitchOff: 'Désactiver l’arrêt d’urgence',
     dryRun: 'Simulation :',
     dryRunText: 'chaque mise en veille que le reaper ferait est notée dans l’historique ; rien n’est arrêté.',
