@@ -15,8 +15,8 @@ import type { CallName, ReaperListener, ReaperStatus } from '../../shared/api.ts
 import { ApiError } from '../../shared/api-errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { type ConsoleState, checkServerUrl, TOKEN_MAX } from '../../shared/team-console.ts';
-import type { SecretStore } from '../service/real-credentials.ts';
 import { actingAs } from '../engine/acting.ts';
+import type { SecretStore } from '../service/real-credentials.ts';
 import { checkTeamServer, RemoteService, type RemoteServiceOptions } from './remote-service.ts';
 
 /** The OS user's name ("you" when the OS does not say). */

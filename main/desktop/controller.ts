@@ -16,7 +16,7 @@ import { type NotificationPort, Notifier, notificationWords } from './notificati
 import { parseLink } from './protocol.ts';
 import type { DesktopPrefs } from './settings-file.ts';
 import { type TrayAction, type TrayPort, type TrayView, trayMenu } from './tray-menu.ts';
-import { type TrayApp, trayStatus, trayTooltip } from './tray-status.ts';
+import { type TrayApp, type TrayInput, trayStatus, trayTooltip } from './tray-status.ts';
 
 export interface ServicePort {
   call<K extends CallName>(name: K, raw: unknown): Promise<CallOutput<K>>;
@@ -72,7 +72,7 @@ export class DesktopController {
   private readonly deps: ControllerDeps;
   private readonly notifier: Notifier;
   private readonly apps = new Map<string, TrayApp>();
-  private switches: { killSwitch: boolean; dryRun: boolean } | null = null;
+  private switches: TrayInput['switches'] = null;
   private mode: SessionMode = 'disconnected';
   private unsubscribe: (() => void) | null = null;
   private offConsole: (() => void) | null = null;
@@ -280,7 +280,11 @@ export class DesktopController {
         this.apps.delete(event.appId);
         break;
       case 'settings':
-        this.switches = { killSwitch: event.settings.killSwitch, dryRun: event.settings.dryRun };
+        this.switches = {
+          killSwitch: event.settings.killSwitch,
+          dryRun: event.settings.dryRun,
+          killSwitchOn: event.settings.killSwitchOn ?? null,
+        };
         break;
       case 'session':
         // refresh() logs a failed read itself; this is for a fault outside it.
@@ -324,7 +328,11 @@ export class DesktopController {
       this.switches =
         snap.status.mode === 'disconnected'
           ? null
-          : { killSwitch: snap.settings.killSwitch, dryRun: snap.settings.dryRun };
+          : {
+              killSwitch: snap.settings.killSwitch,
+              dryRun: snap.settings.dryRun,
+              killSwitchOn: snap.settings.killSwitchOn ?? null,
+            };
       for (const p of later) this.apply(p.event);
       this.notifyProblems(snap.status.problems);
       this.drawTray();

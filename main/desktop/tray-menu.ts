@@ -21,6 +21,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { TFunction } from 'i18next';
 import { assertNever } from '../../shared/domain.ts';
 import {
+  killSwitchWho,
   statusLabel,
   type TrayApp,
   type TrayInput,
@@ -157,6 +158,10 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
       enabled: connected,
       action: { kind: 'kill-switch', on: !killSwitch },
     },
+    ...(() => {
+      const who = killSwitchWho(input, 'menu');
+      return who ? [{ type: 'normal' as const, label: who, enabled: false }] : [];
+    })(),
     {
       type: 'checkbox',
       label: t('menu.dryRun'),

@@ -10,6 +10,7 @@ import type { SessionMode } from '../../shared/api.ts';
 import { assertNever, isInTransit, type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import type { Language } from '../../shared/i18n/languages.ts';
 import { translator } from '../../shared/i18n/translator.ts';
+import type { KillSwitchOn } from '../../shared/people.ts';
 import type { TeamConnection } from '../../shared/team-console.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
@@ -26,7 +27,7 @@ export interface TrayApp {
 export interface TrayInput {
   mode: SessionMode;
   apps: readonly TrayApp[];
-  switches: { killSwitch: boolean; dryRun: boolean } | null;
+  switches: { killSwitch: boolean; dryRun: boolean; killSwitchOn?: KillSwitchOn | null } | null;
   /** Team mode: the server followed, and whether its event stream is up. */
   team?: { host: string; connection: TeamConnection } | null;
   /** The language of the menu and tooltip (the operator's choice, else the system's); English by default. */
@@ -79,7 +80,7 @@ export function trayTooltip(input: TrayInput): string {
     t('tooltip.count', { n: counts.get(s) ?? 0, state: t(`states.${s}`) }),
   );
   const flags = [
-    input.switches?.killSwitch ? t('tooltip.killSwitch') : null,
+    input.switches?.killSwitch ? (killSwitchWho(input, 'tooltip') ?? t('tooltip.killSwitch')) : null,
     input.switches?.dryRun ? t('tooltip.dryRun') : null,
   ].filter(Boolean);
   const apps = t('tooltip.apps', { count: input.apps.length });
@@ -87,6 +88,24 @@ export function trayTooltip(input: TrayInput): string {
     flags.length ? ` · ${flags.join(' · ')}` : ''
   }`;
   return clip(t('line', { title, detail }));
+}
+
+/**
+ * Who turned the kill switch on and when, in the tray's language and the computer's time ("kill switch
+ * on since 14:02 by alice"); null when it is off or the reaper does not know (an older version's).
+ */
+export function killSwitchWho(input: TrayInput, where: 'tooltip' | 'menu', now = Date.now()): string | null {
+  const on = input.switches?.killSwitch ? input.switches.killSwitchOn : null;
+  if (!on) return null;
+  const t = trayWords(input);
+  const sameDay = new Date(on.at).toDateString() === new Date(now).toDateString();
+  const time = new Intl.DateTimeFormat(input.language ?? 'en', {
+    ...(sameDay ? {} : { weekday: 'short', day: 'numeric', month: 'short' }),
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(on.at);
+  if (!on.by) return t(`killSwitchOn.${where}Since`, { time });
+  return t(`killSwitchOn.${where}By`, { time, name: on.by.name, via: t(`vias.${on.by.via}`) });
 }
 
 function clip(text: string): string {

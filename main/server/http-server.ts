@@ -35,8 +35,8 @@ import {
 import { describeError, type Log } from '../../shared/log.ts';
 import { PEOPLE_ROUTES } from '../../shared/people.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
-import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import { actingAs } from '../engine/acting.ts';
+import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
 import { methodNotAllowed, sendError, sendJson, streamExport } from './answers.ts';

@@ -55,7 +55,11 @@ describe('who, in the history, the exports, the audit and the kill switch', () =
     await call(alice, 'POST', `/api/apps/${appId}/_reset`, undefined, 'dashboard');
 
     const page = await call<HistoryPage>(alice, 'GET', `/api/history?appId=${appId}&kind=reset`);
-    expect(page.entries[0]).toMatchObject({ kind: 'reset', actor: 'operator', by: { name: 'alice', via: 'dashboard' } });
+    expect(page.entries[0]).toMatchObject({
+      kind: 'reset',
+      actor: 'operator',
+      by: { name: 'alice', via: 'dashboard' },
+    });
     // The reaper's own entries (the demo's first reads) name nobody.
     const all = await call<HistoryPage>(alice, 'GET', `/api/history?appId=${appId}&actor=reaper&limit=500`);
     expect(all.entries.length).toBeGreaterThan(0);
@@ -109,7 +113,10 @@ describe('who, in the history, the exports, the audit and the kill switch', () =
     const res = await fetch(`${server.url}/api/settings`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${bob}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ killSwitch: true, killSwitchOn: { at: 0, by: { name: 'mallory', via: 'api' } } }),
+      body: JSON.stringify({
+        killSwitch: true,
+        killSwitchOn: { at: 0, by: { name: 'mallory', via: 'api' } },
+      }),
     });
     expect(res.status).toBe(400);
   });

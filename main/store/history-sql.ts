@@ -5,13 +5,13 @@
  */
 
 import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
-import type { Via } from '../../shared/people.ts';
 import {
   decodeCursor,
   type HistoryFilter,
   type HistoryQuery,
   type HistoryRow,
 } from '../../shared/history.ts';
+import type { Via } from '../../shared/people.ts';
 import type { StateChange } from './contract.ts';
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -50,7 +50,8 @@ export class SettingsBook {
     const patch = parseInput(settingsUpdateSchema, input);
     const next: Settings = { ...this.settings, ...patch };
     // Who turned the kill switch on, and when (the call's person: main/engine/acting.ts).
-    if (next.killSwitch && !this.settings.killSwitch) next.killSwitchOn = { at: this.ctx.now(), by: actingNow() };
+    if (next.killSwitch && !this.settings.killSwitch)
+      next.killSwitchOn = { at: this.ctx.now(), by: actingNow() };
     if (!next.killSwitch) next.killSwitchOn = null;
     const problems = settingsProblems(next);
     if (problems.length) throw new InputError(problems);

@@ -293,14 +293,21 @@ export class PostgresStore implements ReaperStore {
         if (change.history.length) {
           const values: unknown[] = [];
           const tuples = change.history.map((h, i) => {
-            values.push(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason, h.by?.name ?? null, h.by?.via ?? null);
+            values.push(
+              h.appId,
+              h.at,
+              h.kind,
+              h.from,
+              h.to,
+              h.actor,
+              h.reason,
+              h.by?.name ?? null,
+              h.by?.via ?? null,
+            );
             const base = i * HISTORY_FIELDS;
             return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
           });
-          await client.query(
-            `INSERT INTO history (${HISTORY_INSERT}) VALUES ${tuples.join(', ')}`,
-            values,
-          );
+          await client.query(`INSERT INTO history (${HISTORY_INSERT}) VALUES ${tuples.join(', ')}`, values);
         }
       }
     });

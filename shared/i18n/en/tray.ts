@@ -27,6 +27,21 @@ export const tray = {
     killSwitch: 'kill switch on',
     dryRun: 'dry-run',
   },
+  /** Who turned the kill switch on, and when (the computer's time). */
+  killSwitchOn: {
+    tooltipBy: 'kill switch on since {{time}} by {{name}}',
+    tooltipSince: 'kill switch on since {{time}}',
+    menuBy: 'On since {{time}}, by {{name}} ({{via}})',
+    menuSince: 'On since {{time}}',
+  },
+  /** Through what a person turned it on. */
+  vias: {
+    dashboard: 'dashboard',
+    api: 'API',
+    desktop: 'desktop app',
+    tray: 'tray',
+    cli: 'command line',
+  },
   /** The states as the console column of the lifecycle names them. */
   states: {
     WaitingForInit: 'Initializing',

@@ -28,6 +28,19 @@ export const tray: Messages<typeof en> = {
     killSwitch: 'arrêt d’urgence activé',
     dryRun: 'simulation',
   },
+  killSwitchOn: {
+    tooltipBy: 'arrêt d’urgence activé depuis {{time}} par {{name}}',
+    tooltipSince: 'arrêt d’urgence activé depuis {{time}}',
+    menuBy: 'Activé depuis {{time}}, par {{name}} ({{via}})',
+    menuSince: 'Activé depuis {{time}}',
+  },
+  vias: {
+    dashboard: 'tableau de bord',
+    api: 'API',
+    desktop: 'application de bureau',
+    tray: 'zone de notification',
+    cli: 'ligne de commande',
+  },
   states: {
     WaitingForInit: 'Initialisation',
     Up: 'Éveillée',
