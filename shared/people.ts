@@ -89,6 +89,26 @@ export interface AuditEntry {
   after: unknown;
 }
 
+/** The audit's filters and page (GET /api/audit): `before` is the oldest id of the previous page. */
+export interface AuditQuery {
+  what?: string;
+  by?: string;
+  before?: number;
+  limit?: number;
+}
+
+/** What the audit view filters on (AuditEntry's `what`). */
+export const AUDIT_WHATS = [
+  'route',
+  'rule',
+  'settings',
+  'killSwitch',
+  'dryRun',
+  'token',
+  'release',
+  'credentials',
+] as const;
+
 /** A duration as `--expires` takes it: 30d, 12h, 90m. */
 export function parseDuration(text: string): number {
   const m = /^(\d{1,6})([dhm])$/.exec(text.trim());

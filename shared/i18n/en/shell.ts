@@ -13,6 +13,7 @@ export const shell = {
     history: 'History',
     savings: 'Savings',
     routes: 'Routes',
+    audit: 'Audit',
     settings: 'Settings',
   },
   summary: {

@@ -15,6 +15,7 @@ export const shell: Messages<typeof en> = {
     history: 'Historique',
     savings: 'Économies',
     routes: 'Routes',
+    audit: 'Audit',
     settings: 'Paramètres',
   },
   summary: {
