@@ -55,7 +55,7 @@ export function AuditView() {
   if (!api.audit) {
     return (
       <section className="audit-view" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{t('audit.title')}</h2>
+        <h1 id={`${id}-title`}>{t('audit.title')}</h1>
         <p className="muted">{t('audit.notKept')}</p>
       </section>
     );
@@ -65,7 +65,7 @@ export function AuditView() {
   const oldest = entries?.at(-1)?.id;
   return (
     <section className="audit-view" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t('audit.title')}</h2>
+      <h1 id={`${id}-title`}>{t('audit.title')}</h1>
       <p className="muted">{t('audit.intro')}</p>
       <div className="filters" role="search">
         <label htmlFor={`${id}-what`}>{t('audit.what')}</label>
