@@ -14,10 +14,11 @@ import { userInfo } from 'node:os';
 import type { CallName, ReaperListener, ReaperStatus } from '../../shared/api.ts';
 import { ApiError } from '../../shared/api-errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { Role } from '../../shared/people.ts';
 import { type ConsoleState, checkServerUrl, TOKEN_MAX } from '../../shared/team-console.ts';
 import { actingAs } from '../engine/acting.ts';
 import type { SecretStore } from '../service/real-credentials.ts';
-import { checkTeamServer, RemoteService, type RemoteServiceOptions } from './remote-service.ts';
+import { checkTeamServer, RemoteService, type RemoteServiceOptions, teamIdentity } from './remote-service.ts';
 
 /** The OS user's name ("you" when the OS does not say). */
 function localUserName(): string {
@@ -50,7 +51,15 @@ export interface ConsoleModeOptions {
 
 type Current =
   | { kind: 'local'; local: LocalBackend; off: () => void }
-  | { kind: 'team'; remote: RemoteService; url: string; host: string; off: () => void };
+  | {
+      kind: 'team';
+      remote: RemoteService;
+      url: string;
+      host: string;
+      /** Who the token is on the server (its name and role), once it said. */
+      who: { name: string; role: Role } | null;
+      off: () => void;
+    };
 
 interface Kept {
   url: string;
@@ -86,7 +95,7 @@ export class ConsoleMode {
   state(): ConsoleState {
     const c = this.current;
     if (c?.kind === 'team')
-      return { mode: 'team', url: c.url, host: c.host, connection: c.remote.connection };
+      return { mode: 'team', url: c.url, host: c.host, connection: c.remote.connection, who: c.who };
     return { mode: 'local' };
   }
 
@@ -209,17 +218,30 @@ export class ConsoleMode {
     });
     const offEvents = remote.subscribe((event, seq) => this.emit(event, seq));
     const offState = remote.onConnection(() => this.stateChanged());
-    this.current = {
+    const current: Current = {
       kind: 'team',
       remote,
       url,
       host,
+      who: null,
       off: () => {
         offEvents();
         offState();
       },
     };
+    this.current = current;
     remote.start();
+    // Who the token is (its name and role): the header and the tray say it, a viewer's tray is
+    // read-only. Not known (an older server, a refusal): null, the server still refuses what it must.
+    teamIdentity(url, token, this.options.fetch)
+      .then((who) => {
+        if (this.current !== current || !who) return;
+        current.who = who;
+        this.stateChanged();
+      })
+      .catch((error: unknown) =>
+        this.options.log?.('warn', `asking ${host} who this token is: ${describeError(error)}`),
+      );
     // Not awaited: the switch is done once the stream is opened; the status follows when the
     // server answers (announce logs a failed call itself, this a listener that threw).
     this.announce().catch((error: unknown) =>

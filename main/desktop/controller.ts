@@ -76,7 +76,7 @@ export class DesktopController {
   private mode: SessionMode = 'disconnected';
   private unsubscribe: (() => void) | null = null;
   private offConsole: (() => void) | null = null;
-  private team: { host: string; connection: TeamConnection } | null = null;
+  private team: TrayInput['team'] = null;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private drawn = '';
   /** The snapshot, then the events heard meanwhile that it does not include. */
@@ -117,13 +117,17 @@ export class DesktopController {
     this.unsubscribe = this.deps.service.subscribe((event, seq) => this.heard(event, seq));
     if (this.deps.console) {
       const follow = (state: ConsoleState) => {
-        this.team = state.mode === 'team' ? { host: state.host, connection: state.connection } : null;
+        this.team =
+          state.mode === 'team'
+            ? { host: state.host, connection: state.connection, who: state.who ?? null }
+            : null;
         this.drawTray();
       };
       this.offConsole = this.deps.console.onState(follow);
       this.team = null;
       const state = this.deps.console.state();
-      if (state.mode === 'team') this.team = { host: state.host, connection: state.connection };
+      if (state.mode === 'team')
+        this.team = { host: state.host, connection: state.connection, who: state.who ?? null };
     }
     await this.refresh();
   }

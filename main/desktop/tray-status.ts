@@ -10,7 +10,7 @@ import type { SessionMode } from '../../shared/api.ts';
 import { assertNever, isInTransit, type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import type { Language } from '../../shared/i18n/languages.ts';
 import { translator } from '../../shared/i18n/translator.ts';
-import type { KillSwitchOn } from '../../shared/people.ts';
+import { type KillSwitchOn, type Role, roleAllows } from '../../shared/people.ts';
 import type { TeamConnection } from '../../shared/team-console.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
@@ -29,7 +29,7 @@ export interface TrayInput {
   apps: readonly TrayApp[];
   switches: { killSwitch: boolean; dryRun: boolean; killSwitchOn?: KillSwitchOn | null } | null;
   /** Team mode: the server followed, and whether its event stream is up. */
-  team?: { host: string; connection: TeamConnection } | null;
+  team?: { host: string; connection: TeamConnection; who?: { name: string; role: Role } | null } | null;
   /** The language of the menu and tooltip (the operator's choice, else the system's); English by default. */
   language?: Language;
 }
@@ -65,6 +65,25 @@ export function trayStatus(input: TrayInput): TrayStatus {
   return 'ok';
 }
 
+/**
+ * What the person signed in on a team server may not do from the tray, and why: null when they may
+ * do it all (or the tray follows this computer's own engine, the user's own).
+ */
+export function trayRefusal(input: TrayInput, need: Role): string | null {
+  const who = input.team?.who;
+  if (!who || roleAllows(who.role, need)) return null;
+  const t = trayWords(input);
+  return t('team.needs', { need: t(`roles.${need}`), role: t(`roles.${who.role}`) });
+}
+
+/** "Signed in as alice (viewer)" on a team server; null otherwise. */
+export function signedInAs(input: TrayInput): string | null {
+  const who = input.team?.who;
+  return who
+    ? trayWords(input)('team.signedInAs', { name: who.name, role: trayWords(input)(`roles.${who.role}`) })
+    : null;
+}
+
 /** Windows cuts a tray tooltip at 127 characters; keep every platform under it. */
 export const TOOLTIP_MAX = 127;
 
@@ -82,6 +101,9 @@ export function trayTooltip(input: TrayInput): string {
   const flags = [
     input.switches?.killSwitch ? (killSwitchWho(input, 'tooltip') ?? t('tooltip.killSwitch')) : null,
     input.switches?.dryRun ? t('tooltip.dryRun') : null,
+    input.team?.who
+      ? t('tooltip.as', { name: input.team.who.name, role: t(`roles.${input.team.who.role}`) })
+      : null,
   ].filter(Boolean);
   const apps = t('tooltip.apps', { count: input.apps.length });
   const detail = `${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${

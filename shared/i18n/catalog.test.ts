@@ -42,6 +42,7 @@ const SAME_IN_BOTH = new Set<string>([
   // who (issue 25): "API", a route and the audit are the same words in French.
   'common:vias.api',
   'tray:vias.api',
+  'tray:tooltip.as',
   'history:audit.whats.route',
   'shell:nav.audit',
   'common:historyKinds.transition',

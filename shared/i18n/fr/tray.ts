@@ -11,6 +11,13 @@ export const tray: Messages<typeof en> = {
   team: {
     unauthorized: '{{host}} a refusé le jeton d’administration',
     disconnected: 'déconnecté de {{host}}, reconnexion…',
+    signedInAs: 'Connecté en tant que {{name}} ({{role}})',
+    needs: 'Lecture seule ici : il faut le rôle {{need}}, vous êtes {{role}}',
+  },
+  roles: {
+    viewer: 'lecteur',
+    operator: 'opérateur',
+    admin: 'administrateur',
   },
   status: {
     ok: 'Tout va bien',
@@ -27,6 +34,7 @@ export const tray: Messages<typeof en> = {
     count: '{{n}} {{state}}',
     killSwitch: 'arrêt d’urgence activé',
     dryRun: 'simulation',
+    as: '{{name}}, {{role}}',
   },
   killSwitchOn: {
     tooltipBy: 'arrêt d’urgence activé depuis {{time}} par {{name}}',
