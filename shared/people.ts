@@ -27,11 +27,6 @@ export interface By {
   via: Via;
 }
 
-/** "alice · dashboard": how the history and the exports write who. */
-export function byText(by: By | null | undefined): string {
-  return by ? `${by.name} · ${by.via}` : '';
-}
-
 /** When the kill switch was turned on, and by whom (null: by an older version, or not known). */
 export interface KillSwitchOn {
   at: number;

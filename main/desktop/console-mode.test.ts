@@ -399,13 +399,13 @@ describe('the console over IPC, and the tray in team mode', () => {
     // The window's header reads it from the console state (the token is kept as every token is: sealed).
     await until(() => d.states.find((s) => s.mode === 'team' && s.who));
     expect(d.mode.state()).toMatchObject({ mode: 'team', who: { name: 'vera', role: 'viewer' } });
-    const labels = (items: TrayView['menu']): { label: string; enabled?: boolean }[] =>
+    const labels = (items: TrayView['menu']): { label: string; enabled: boolean | undefined }[] =>
       items.flatMap((i) =>
-        'items' in i && i.items
-          ? [{ label: String(i.label), enabled: i.enabled }, ...labels(i.items as TrayView['menu'])]
-          : 'label' in i && i.label
-            ? [{ label: String(i.label), enabled: i.enabled }]
-            : [],
+        i.type === 'separator'
+          ? []
+          : i.type === 'submenu'
+            ? [{ label: i.label, enabled: undefined }, ...labels(i.items)]
+            : [{ label: i.label, enabled: i.enabled }],
       );
     const menu = await until(() => {
       const m = drawn.at(-1)?.menu;

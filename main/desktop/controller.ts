@@ -9,7 +9,7 @@ import { assertNever } from '../../shared/domain.ts';
 import { EventReplay } from '../../shared/event-replay.ts';
 import { type Language, pickLanguage } from '../../shared/i18n/languages.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { ConsoleState, TeamConnection } from '../../shared/team-console.ts';
+import type { ConsoleState } from '../../shared/team-console.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
 import { type NotificationPort, Notifier, notificationWords } from './notifications.ts';

@@ -67,7 +67,7 @@ export function AuditView() {
     <section className="audit-view" aria-labelledby={`${id}-title`}>
       <h1 id={`${id}-title`}>{t('audit.title')}</h1>
       <p className="muted">{t('audit.intro')}</p>
-      <div className="filters" role="search">
+      <div className="filters">
         <label htmlFor={`${id}-what`}>{t('audit.what')}</label>
         <select
           id={`${id}-what`}
