@@ -4,6 +4,8 @@
  * Every text here comes word for word from the lifecycle spec.
  */
 
+import type { By } from './people.ts';
+
 /** The shape of a Clever Cloud app id and of an owner's (organisation or personal space). */
 export const APP_ID_PATTERN = /^app_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
 export const OWNER_ID_PATTERN = /^(orga|user)_[A-Za-z0-9][A-Za-z0-9-]{0,80}$/;
@@ -238,6 +240,8 @@ export interface HistoryEntry {
   to: ReaperState | null;
   actor: Actor;
   reason: string;
+  /** Who asked for a manual action (actor 'operator') and through what; absent for automatic ones. */
+  by?: By;
 }
 
 export function assertNever(value: never): never {

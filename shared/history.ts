@@ -13,6 +13,7 @@ import {
   REAPER_STATES,
   type ReaperState,
 } from './domain.ts';
+import type { By } from './people.ts';
 import { says } from './validation.ts';
 
 /** A history entry with the app's name (kept after the app is released). */
@@ -27,6 +28,8 @@ export interface HistoryRow {
   to: ReaperState | null;
   actor: Actor;
   reason: string;
+  /** Who asked for a manual action, and through what (issue 25); absent for automatic ones. */
+  by?: By;
 }
 
 export interface HistoryPage {
@@ -114,6 +117,8 @@ export const HISTORY_CSV_COLUMNS = [
   'to_label',
   'actor',
   'reason',
+  'by',
+  'via',
 ] as const;
 
 /**
@@ -158,12 +163,14 @@ export function historyCsvLine(row: HistoryRow): string {
     row.to ? CONSOLE_LABELS[row.to] : row.kind === 'release' ? 'released' : null,
     row.actor,
     row.reason,
+    row.by?.name ?? null,
+    row.by?.via ?? null,
   ]);
 }
 
-/** A history row as the JSON export writes it: the instant also as ISO text. */
+/** A history row as the JSON export writes it: the instant also as ISO text, `by` null when automatic. */
 export function historyJsonRecord(row: HistoryRow): Record<string, unknown> {
-  return { ...row, time: new Date(row.at).toISOString() };
+  return { ...row, by: row.by ?? null, time: new Date(row.at).toISOString() };
 }
 
 /** "clever-reaper-history-2026-01-05.csv" */

@@ -21,6 +21,18 @@ export function roleAllows(have: Role, need: Role): boolean {
 export const VIAS = ['dashboard', 'api', 'desktop', 'tray', 'cli'] as const;
 export type Via = (typeof VIAS)[number];
 
+/** Who asked for a manual action, and through what: a history entry's `by` (automatic ones have none). */
+export interface By {
+  name: string;
+  via: Via;
+}
+
+/** When the kill switch was turned on, and by whom (null: by an older version, or not known). */
+export interface KillSwitchOn {
+  at: number;
+  by: By | null;
+}
+
 /** Who a request is from, once authenticated. */
 export interface Principal {
   /** The token's name ("alice"), or `BOOTSTRAP_NAME` for the bootstrap token. */
@@ -71,6 +83,26 @@ export interface AuditEntry {
   before: unknown;
   after: unknown;
 }
+
+/** The audit's filters and page (GET /api/audit): `before` is the oldest id of the previous page. */
+export interface AuditQuery {
+  what?: string;
+  by?: string;
+  before?: number;
+  limit?: number;
+}
+
+/** What the audit view filters on (AuditEntry's `what`). */
+export const AUDIT_WHATS = [
+  'route',
+  'rule',
+  'settings',
+  'killSwitch',
+  'dryRun',
+  'token',
+  'release',
+  'credentials',
+] as const;
 
 /** A duration as `--expires` takes it: 30d, 12h, 90m. */
 export function parseDuration(text: string): number {

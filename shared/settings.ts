@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HOUR, MINUTE, SECOND } from './durations.ts';
 import { type FieldProblem, InputError } from './errors.ts';
 import { parseIp } from './net.ts';
+import { type KillSwitchOn, VIAS } from './people.ts';
 import { type ProblemCode, says } from './validation.ts';
 import { type WebhookConfig, webhooksSchema } from './webhooks.ts';
 
@@ -19,6 +20,11 @@ export type FlavorPriceUnit = (typeof FLAVOR_PRICE_UNITS)[number];
 export interface Settings {
   /** Kill switch: no app is put to sleep while on. Wakes still happen. */
   killSwitch: boolean;
+  /**
+   * When the kill switch was turned on, and by whom (issue 25): written by the reaper when it is
+   * turned on, null when off; never part of an update.
+   */
+  killSwitchOn: KillSwitchOn | null;
   /** Dry-run: each sleep the reaper would have done is recorded in the history, nothing is stopped. */
   dryRun: boolean;
   /** job.interval: every app is evaluated at this pace. */
@@ -52,6 +58,7 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = {
   killSwitch: false,
+  killSwitchOn: null,
   dryRun: false,
   intervalMs: 30 * SECOND,
   fastIntervalMs: 5 * SECOND,
@@ -66,6 +73,14 @@ export const DEFAULT_SETTINGS: Settings = {
   flavorPriceUnit: 'drops-per-10-min',
   eurPerDrop: 0.0097,
 };
+
+/** `killSwitchOn` as kept with the settings (read back; an update never sets it). */
+export const killSwitchOnSchema = z
+  .object({
+    at: z.number().int().min(0),
+    by: z.object({ name: z.string().min(1).max(200), via: z.enum(VIAS) }).nullable(),
+  })
+  .nullable();
 
 /** A duration in milliseconds; its problems are said in the unit its form shows (validation.ts). */
 const ms = (min: number, max: number) => z.number().int().min(min).max(max);

@@ -21,6 +21,8 @@ export type ConsoleState =
       /** Its host (and port), for the header. */
       host: string;
       connection: TeamConnection;
+      /** Who the desktop is signed in as on the server (its own token), null until it says. */
+      who?: { name: string; role: 'viewer' | 'operator' | 'admin' } | null;
     };
 
 /** Renderer → main (invoke): `(op, input)`, answered with an Envelope of the ConsoleState. */

@@ -370,4 +370,54 @@ describe('the console over IPC, and the tray in team mode', () => {
     await teamServer(Number(port));
     await until(() => last()?.tooltip.startsWith(`Clever Reaper (team server ${host}): ${serverApps} apps`));
   });
+
+  it("signs in with a person's own token: says who and which role; a viewer's tray is read-only, the reason said", async () => {
+    const server = await teamServer();
+    const { token } = await server.people.createToken({ name: 'vera', role: 'viewer' }, 'test');
+    const d = await desktop(tempDir('reaper-console-'));
+    const drawn: TrayView[] = [];
+    const controller = new DesktopController({
+      service: {
+        call: ((name: Parameters<ConsoleMode['call']>[0], input: unknown) =>
+          d.mode.call(name, input, 'tray')) as never,
+        subscribe: (listener) => d.mode.subscribe(listener),
+        reconcile: () => d.mode.reconcile(),
+      },
+      console: d.mode,
+      window: { open: () => undefined },
+      tray: { render: (view) => drawn.push(view) },
+      pipe: { push: () => undefined },
+      notifications: { show: () => undefined },
+      prefs: { get: () => DESKTOP_DEFAULTS, update: () => DESKTOP_DEFAULTS },
+      login: { supported: false, isEnabled: () => false, setEnabled: () => undefined },
+      quit: () => undefined,
+      trayDelayMs: 0,
+    });
+    closers.push(async () => controller.stop());
+    await controller.start();
+    await d.mode.connect({ url: server.url, token });
+    // The window's header reads it from the console state (the token is kept as every token is: sealed).
+    await until(() => d.states.find((s) => s.mode === 'team' && s.who));
+    expect(d.mode.state()).toMatchObject({ mode: 'team', who: { name: 'vera', role: 'viewer' } });
+    const labels = (items: TrayView['menu']): { label: string; enabled: boolean | undefined }[] =>
+      items.flatMap((i) =>
+        i.type === 'separator'
+          ? []
+          : i.type === 'submenu'
+            ? [{ label: i.label, enabled: undefined }, ...labels(i.items)]
+            : [{ label: i.label, enabled: i.enabled }],
+      );
+    const menu = await until(() => {
+      const m = drawn.at(-1)?.menu;
+      return m && labels(m).some((l) => l.label === 'Signed in as vera (viewer)') ? labels(m) : null;
+    });
+    expect(drawn.at(-1)?.tooltip).toContain('vera, viewer');
+    const kill = menu.find((l) => l.label === 'Pause the reaper (kill switch)');
+    expect(kill?.enabled).toBe(false);
+    expect(menu.some((l) => l.label === 'Read-only here: this needs the admin role, you are viewer')).toBe(
+      true,
+    );
+    // The server refuses what the tray would not offer: the role is the server's, the tray only says it.
+    await expect(d.mode.call('updateSettings', { killSwitch: true }, 'tray')).rejects.toThrow(/admin role/);
+  });
 });

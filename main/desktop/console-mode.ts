@@ -10,12 +10,24 @@
  * start the app opens in the mode it was left in. Listeners hear a `session` event at each switch,
  * so the window and the tray start again from a snapshot of the new side.
  */
+import { userInfo } from 'node:os';
 import type { CallName, ReaperListener, ReaperStatus } from '../../shared/api.ts';
 import { ApiError } from '../../shared/api-errors.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { Role } from '../../shared/people.ts';
 import { type ConsoleState, checkServerUrl, TOKEN_MAX } from '../../shared/team-console.ts';
+import { actingAs } from '../engine/acting.ts';
 import type { SecretStore } from '../service/real-credentials.ts';
-import { checkTeamServer, RemoteService, type RemoteServiceOptions } from './remote-service.ts';
+import { checkTeamServer, RemoteService, type RemoteServiceOptions, teamIdentity } from './remote-service.ts';
+
+/** The OS user's name ("you" when the OS does not say). */
+function localUserName(): string {
+  try {
+    return userInfo().username || 'you';
+  } catch {
+    return 'you';
+  }
+}
 
 /** The local engine, as the desktop runs it (the ReaperService from startRuntime). */
 export interface LocalBackend {
@@ -31,13 +43,23 @@ export interface ConsoleModeOptions {
   store: SecretStore & { readonly unavailable?: string | null };
   fetch?: typeof fetch;
   log?: Log;
+  /** Who the local engine's manual actions are written as in its history (the OS user's name). */
+  localUser?: string;
   /** Tests: the stream's timings. */
   remote?: Pick<RemoteServiceOptions, 'retryMs' | 'maxRetryMs' | 'silenceMs' | 'callTimeoutMs'>;
 }
 
 type Current =
   | { kind: 'local'; local: LocalBackend; off: () => void }
-  | { kind: 'team'; remote: RemoteService; url: string; host: string; off: () => void };
+  | {
+      kind: 'team';
+      remote: RemoteService;
+      url: string;
+      host: string;
+      /** Who the token is on the server (its name and role), once it said. */
+      who: { name: string; role: Role } | null;
+      off: () => void;
+    };
 
 interface Kept {
   url: string;
@@ -73,7 +95,7 @@ export class ConsoleMode {
   state(): ConsoleState {
     const c = this.current;
     if (c?.kind === 'team')
-      return { mode: 'team', url: c.url, host: c.host, connection: c.remote.connection };
+      return { mode: 'team', url: c.url, host: c.host, connection: c.remote.connection, who: c.who };
     return { mode: 'local' };
   }
 
@@ -87,10 +109,16 @@ export class ConsoleMode {
     return this.current?.kind === 'local' ? this.current.local : null;
   }
 
-  call(name: CallName, raw: unknown): Promise<unknown> {
+  /**
+   * A call of the window (`via` desktop) or of the tray: the local engine writes its manual actions
+   * as the local user's, through that; a team server is told the same (its audit and history).
+   */
+  call(name: CallName, raw: unknown, via: 'desktop' | 'tray' = 'desktop'): Promise<unknown> {
     const c = this.current;
     if (!c) return Promise.reject(new ApiError('unavailable', 'the reaper is switching modes: try again'));
-    return c.kind === 'local' ? c.local.call(name, raw) : c.remote.call(name, raw);
+    if (c.kind === 'team') return c.remote.call(name, raw, via);
+    const by = { name: this.options.localUser ?? localUserName(), via };
+    return actingAs(by, () => c.local.call(name, raw));
   }
 
   subscribe(listener: ReaperListener): () => void {
@@ -190,17 +218,30 @@ export class ConsoleMode {
     });
     const offEvents = remote.subscribe((event, seq) => this.emit(event, seq));
     const offState = remote.onConnection(() => this.stateChanged());
-    this.current = {
+    const current: Current = {
       kind: 'team',
       remote,
       url,
       host,
+      who: null,
       off: () => {
         offEvents();
         offState();
       },
     };
+    this.current = current;
     remote.start();
+    // Who the token is (its name and role): the header and the tray say it, a viewer's tray is
+    // read-only. Not known (an older server, a refusal): null, the server still refuses what it must.
+    teamIdentity(url, token, this.options.fetch)
+      .then((who) => {
+        if (this.current !== current || !who) return;
+        current.who = who;
+        this.stateChanged();
+      })
+      .catch((error: unknown) =>
+        this.options.log?.('warn', `asking ${host} who this token is: ${describeError(error)}`),
+      );
     // Not awaited: the switch is done once the stream is opened; the status follows when the
     // server answers (announce logs a failed call itself, this a listener that threw).
     this.announce().catch((error: unknown) =>

@@ -9,14 +9,14 @@ import { assertNever } from '../../shared/domain.ts';
 import { EventReplay } from '../../shared/event-replay.ts';
 import { type Language, pickLanguage } from '../../shared/i18n/languages.ts';
 import { describeError, type Log } from '../../shared/log.ts';
-import type { ConsoleState, TeamConnection } from '../../shared/team-console.ts';
+import type { ConsoleState } from '../../shared/team-console.ts';
 import type { EventPipe } from './ipc.ts';
 import type { LoginItem } from './login-item.ts';
 import { type NotificationPort, Notifier, notificationWords } from './notifications.ts';
 import { parseLink } from './protocol.ts';
 import type { DesktopPrefs } from './settings-file.ts';
 import { type TrayAction, type TrayPort, type TrayView, trayMenu } from './tray-menu.ts';
-import { type TrayApp, trayStatus, trayTooltip } from './tray-status.ts';
+import { type TrayApp, type TrayInput, trayStatus, trayTooltip } from './tray-status.ts';
 
 export interface ServicePort {
   call<K extends CallName>(name: K, raw: unknown): Promise<CallOutput<K>>;
@@ -72,11 +72,11 @@ export class DesktopController {
   private readonly deps: ControllerDeps;
   private readonly notifier: Notifier;
   private readonly apps = new Map<string, TrayApp>();
-  private switches: { killSwitch: boolean; dryRun: boolean } | null = null;
+  private switches: TrayInput['switches'] = null;
   private mode: SessionMode = 'disconnected';
   private unsubscribe: (() => void) | null = null;
   private offConsole: (() => void) | null = null;
-  private team: { host: string; connection: TeamConnection } | null = null;
+  private team: TrayInput['team'] = null;
   private trayTimer: ReturnType<typeof setTimeout> | null = null;
   private drawn = '';
   /** The snapshot, then the events heard meanwhile that it does not include. */
@@ -117,13 +117,17 @@ export class DesktopController {
     this.unsubscribe = this.deps.service.subscribe((event, seq) => this.heard(event, seq));
     if (this.deps.console) {
       const follow = (state: ConsoleState) => {
-        this.team = state.mode === 'team' ? { host: state.host, connection: state.connection } : null;
+        this.team =
+          state.mode === 'team'
+            ? { host: state.host, connection: state.connection, who: state.who ?? null }
+            : null;
         this.drawTray();
       };
       this.offConsole = this.deps.console.onState(follow);
       this.team = null;
       const state = this.deps.console.state();
-      if (state.mode === 'team') this.team = { host: state.host, connection: state.connection };
+      if (state.mode === 'team')
+        this.team = { host: state.host, connection: state.connection, who: state.who ?? null };
     }
     await this.refresh();
   }
@@ -280,7 +284,11 @@ export class DesktopController {
         this.apps.delete(event.appId);
         break;
       case 'settings':
-        this.switches = { killSwitch: event.settings.killSwitch, dryRun: event.settings.dryRun };
+        this.switches = {
+          killSwitch: event.settings.killSwitch,
+          dryRun: event.settings.dryRun,
+          killSwitchOn: event.settings.killSwitchOn ?? null,
+        };
         break;
       case 'session':
         // refresh() logs a failed read itself; this is for a fault outside it.
@@ -324,7 +332,11 @@ export class DesktopController {
       this.switches =
         snap.status.mode === 'disconnected'
           ? null
-          : { killSwitch: snap.settings.killSwitch, dryRun: snap.settings.dryRun };
+          : {
+              killSwitch: snap.settings.killSwitch,
+              dryRun: snap.settings.dryRun,
+              killSwitchOn: snap.settings.killSwitchOn ?? null,
+            };
       for (const p of later) this.apply(p.event);
       this.notifyProblems(snap.status.problems);
       this.drawTray();

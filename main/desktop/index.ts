@@ -282,7 +282,8 @@ async function start(
   );
   controller = new DesktopController({
     service: {
-      call: (name, input) => mode.call(name, input),
+      // The tray's actions: written as the local user's through the tray (or sent so to a team server).
+      call: (name, input) => mode.call(name, input, 'tray'),
       subscribe: (listener) => mode.subscribe(listener),
       reconcile: () => mode.reconcile(),
     } as ServicePort,

@@ -81,7 +81,7 @@ export class RemoteService {
     this.connectionListeners.clear();
   }
 
-  async call(name: CallName, raw: unknown): Promise<unknown> {
+  async call(name: CallName, raw: unknown, via: 'desktop' | 'tray' = 'desktop'): Promise<unknown> {
     const route = HTTP_ROUTES[name];
     const input = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
     const { path, rest } = fillPath(route.path, input);
@@ -100,8 +100,8 @@ export class RemoteService {
         method: route.method,
         headers: {
           authorization: `Bearer ${this.options.token}`,
-          // The audit says the change came through the desktop app.
-          [VIA_HEADER]: 'desktop',
+          // The audit and the history say the change came through the desktop app (or its tray).
+          [VIA_HEADER]: via,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body }),

@@ -21,11 +21,14 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { TFunction } from 'i18next';
 import { assertNever } from '../../shared/domain.ts';
 import {
+  killSwitchWho,
+  signedInAs,
   statusLabel,
   type TrayApp,
   type TrayInput,
   type TrayStatus,
   teamTrouble,
+  trayRefusal,
   trayTitle,
   trayWords,
 } from './tray-status.ts';
@@ -104,6 +107,11 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
       ? t('noAccount')
       : statusLabel(input.status, input.language);
   items.push({ type: 'normal', label: t('line', { title, detail }), enabled: false });
+  const as = signedInAs(input);
+  if (as) items.push({ type: 'normal', label: as, enabled: false });
+  // A viewer's tray is read-only, an operator's may not touch the switches: disabled, the reason said.
+  const actRefused = trayRefusal(input, 'operator');
+  const switchRefused = trayRefusal(input, 'admin');
 
   const inError = input.apps.filter((a) => a.state === 'Error').sort(byName);
   const asleep = input.apps.filter((a) => a.state === 'Down').sort(byName);
@@ -116,11 +124,12 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
         label: shortName(app.name),
         items: [
           { type: 'normal', label: app.cause ?? t('menu.noCause'), enabled: false },
+          ...(actRefused ? [{ type: 'normal' as const, label: actRefused, enabled: false }] : []),
           separator,
           {
             type: 'normal',
             label: t('menu.reset'),
-            enabled: true,
+            enabled: actRefused === null,
             action: { kind: 'reset', appId: app.appId },
           },
           {
@@ -138,10 +147,11 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
     const wake: MenuSpec[] = asleep.slice(0, MENU_APPS_MAX).map((app) => ({
       type: 'normal',
       label: shortName(app.name),
-      enabled: true,
+      enabled: actRefused === null,
       action: { kind: 'wake', appId: app.appId },
     }));
     if (asleep.length > MENU_APPS_MAX) wake.push(separator, more(asleep.length - MENU_APPS_MAX, t));
+    if (actRefused) wake.unshift({ type: 'normal', label: actRefused, enabled: false }, separator);
     items.push({ type: 'submenu', label: t('menu.wake', { count: asleep.length }), items: wake });
   }
 
@@ -154,16 +164,21 @@ export function trayMenu(input: TrayMenuInput): MenuSpec[] {
       type: 'checkbox',
       label: t('menu.killSwitch'),
       checked: killSwitch,
-      enabled: connected,
+      enabled: connected && switchRefused === null,
       action: { kind: 'kill-switch', on: !killSwitch },
     },
+    ...(() => {
+      const who = killSwitchWho(input, 'menu');
+      return who ? [{ type: 'normal' as const, label: who, enabled: false }] : [];
+    })(),
     {
       type: 'checkbox',
       label: t('menu.dryRun'),
       checked: dryRun,
-      enabled: connected,
+      enabled: connected && switchRefused === null,
       action: { kind: 'dry-run', on: !dryRun },
     },
+    ...(switchRefused ? [{ type: 'normal' as const, label: switchRefused, enabled: false }] : []),
     separator,
     {
       type: 'normal',

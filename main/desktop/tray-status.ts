@@ -10,6 +10,7 @@ import type { SessionMode } from '../../shared/api.ts';
 import { assertNever, isInTransit, type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import type { Language } from '../../shared/i18n/languages.ts';
 import { translator } from '../../shared/i18n/translator.ts';
+import { type KillSwitchOn, type Role, roleAllows } from '../../shared/people.ts';
 import type { TeamConnection } from '../../shared/team-console.ts';
 
 export const TRAY_STATUSES = ['ok', 'transit', 'error', 'paused', 'dry-run'] as const;
@@ -26,9 +27,9 @@ export interface TrayApp {
 export interface TrayInput {
   mode: SessionMode;
   apps: readonly TrayApp[];
-  switches: { killSwitch: boolean; dryRun: boolean } | null;
+  switches: { killSwitch: boolean; dryRun: boolean; killSwitchOn?: KillSwitchOn | null } | null;
   /** Team mode: the server followed, and whether its event stream is up. */
-  team?: { host: string; connection: TeamConnection } | null;
+  team?: { host: string; connection: TeamConnection; who?: { name: string; role: Role } | null } | null;
   /** The language of the menu and tooltip (the operator's choice, else the system's); English by default. */
   language?: Language;
 }
@@ -64,6 +65,25 @@ export function trayStatus(input: TrayInput): TrayStatus {
   return 'ok';
 }
 
+/**
+ * What the person signed in on a team server may not do from the tray, and why: null when they may
+ * do it all (or the tray follows this computer's own engine, the user's own).
+ */
+export function trayRefusal(input: TrayInput, need: Role): string | null {
+  const who = input.team?.who;
+  if (!who || roleAllows(who.role, need)) return null;
+  const t = trayWords(input);
+  return t('team.needs', { need: t(`roles.${need}`), role: t(`roles.${who.role}`) });
+}
+
+/** "Signed in as alice (viewer)" on a team server; null otherwise. */
+export function signedInAs(input: TrayInput): string | null {
+  const who = input.team?.who;
+  return who
+    ? trayWords(input)('team.signedInAs', { name: who.name, role: trayWords(input)(`roles.${who.role}`) })
+    : null;
+}
+
 /** Windows cuts a tray tooltip at 127 characters; keep every platform under it. */
 export const TOOLTIP_MAX = 127;
 
@@ -79,14 +99,35 @@ export function trayTooltip(input: TrayInput): string {
     t('tooltip.count', { n: counts.get(s) ?? 0, state: t(`states.${s}`) }),
   );
   const flags = [
-    input.switches?.killSwitch ? t('tooltip.killSwitch') : null,
+    input.switches?.killSwitch ? (killSwitchWho(input, 'tooltip') ?? t('tooltip.killSwitch')) : null,
     input.switches?.dryRun ? t('tooltip.dryRun') : null,
+    input.team?.who
+      ? t('tooltip.as', { name: input.team.who.name, role: t(`roles.${input.team.who.role}`) })
+      : null,
   ].filter(Boolean);
   const apps = t('tooltip.apps', { count: input.apps.length });
   const detail = `${apps}${parts.length ? ` (${parts.join(', ')})` : ''}${
     flags.length ? ` · ${flags.join(' · ')}` : ''
   }`;
   return clip(t('line', { title, detail }));
+}
+
+/**
+ * Who turned the kill switch on and when, in the tray's language and the computer's time ("kill switch
+ * on since 14:02 by alice"); null when it is off or the reaper does not know (an older version's).
+ */
+export function killSwitchWho(input: TrayInput, where: 'tooltip' | 'menu', now = Date.now()): string | null {
+  const on = input.switches?.killSwitch ? input.switches.killSwitchOn : null;
+  if (!on) return null;
+  const t = trayWords(input);
+  const sameDay = new Date(on.at).toDateString() === new Date(now).toDateString();
+  const time = new Intl.DateTimeFormat(input.language ?? 'en', {
+    ...(sameDay ? {} : { weekday: 'short', day: 'numeric', month: 'short' }),
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(on.at);
+  if (!on.by) return t(`killSwitchOn.${where}Since`, { time });
+  return t(`killSwitchOn.${where}By`, { time, name: on.by.name, via: t(`vias.${on.by.via}`) });
 }
 
 function clip(text: string): string {

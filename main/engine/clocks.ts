@@ -3,12 +3,13 @@
  * and a scaled clock (time runs N times faster, from a fixed origin) shared by the engine and the
  * simulator in demos, end-to-end tests and across processes.
  */
+import { outsideActing } from './acting.ts';
 import type { Clock, TimerHandle } from './ports.ts';
 
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
+    const t = setTimeout(outsideActing(fn), ms);
     t.unref?.();
     return t;
   },
@@ -39,7 +40,7 @@ export class ScaledClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const t = setTimeout(fn, Math.max(0, ms / this.factor));
+    const t = setTimeout(outsideActing(fn), Math.max(0, ms / this.factor));
     t.unref?.();
     return t;
   }
@@ -73,7 +74,7 @@ export class ManualClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const timer = { id: this.nextId++, at: this.current + Math.max(0, ms), fn };
+    const timer = { id: this.nextId++, at: this.current + Math.max(0, ms), fn: outsideActing(fn) };
     this.timers.push(timer);
     return { id: timer.id };
   }

@@ -7,6 +7,7 @@
 import type { Actor, AppRecord, HistoryEntry, HistoryKind, ReaperState } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
 import { LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
+import { actingNow } from './acting.ts';
 import type { EngineCore } from './core.ts';
 
 export interface JournalNote {
@@ -52,7 +53,10 @@ export class Journal {
     from: ReaperState | null,
     to: ReaperState | null,
   ): HistoryEntry {
-    return { appId: record.appId, at: this.core.deps.clock.now(), kind, from, to, actor, reason };
+    const at = this.core.deps.clock.now();
+    // Who asked: only on what a person asked for (a reset's own evaluation is the reaper's).
+    const by = actor === 'operator' ? actingNow() : null;
+    return { appId: record.appId, at, kind, from, to, actor, reason, ...(by ? { by } : {}) };
   }
 
   /** A record enters the engine, with the entry that says why. */

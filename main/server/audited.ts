@@ -81,7 +81,8 @@ export async function audited(
     );
     for (const key of ['killSwitch', 'dryRun'] as const)
       if (changed.includes(key)) await audit(who, key, null, a[key], b[key]);
-    const rest = changed.filter((k) => k !== 'killSwitch' && k !== 'dryRun');
+    // killSwitchOn is the reaper's note of who turned it on: the killSwitch entry says as much.
+    const rest = changed.filter((k) => k !== 'killSwitch' && k !== 'dryRun' && k !== 'killSwitchOn');
     if (rest.length) {
       const pick = (s: Settings) => kept(Object.fromEntries(rest.map((k) => [k, s[k]])) as Partial<Settings>);
       await audit(who, 'settings', null, pick(a), pick(b));

@@ -293,8 +293,13 @@ export class Gate {
         const limit = Math.min(500, Math.max(1, Number(query.get('limit') ?? 100) || 100));
         const before = query.get('before');
         const what = query.get('what');
-        const entries = await people.store.audit(what ? 500 : limit, before ? Number(before) : undefined);
-        return answer((what ? entries.filter((e) => e.what === what) : entries).slice(0, limit));
+        const by = query.get('by');
+        const filtered = what !== null || by !== null;
+        const entries = await people.store.audit(filtered ? 500 : limit, before ? Number(before) : undefined);
+        const kept = entries.filter(
+          (e) => (what === null || e.what === what) && (by === null || e.by === by),
+        );
+        return answer(kept.slice(0, limit));
       }
     }
   }

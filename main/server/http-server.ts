@@ -36,6 +36,7 @@ import {
 import { describeError, type Log } from '../../shared/log.ts';
 import { PEOPLE_ROUTES } from '../../shared/people.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
+import { actingAs } from '../engine/acting.ts';
 import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from '../metrics/registry.ts';
 import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
@@ -246,7 +247,9 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     Object.assign(input, match.params);
     const forbidden = gate.refusal(who, match.name, input);
     if (forbidden) return sendError(res, forbidden);
-    const result = await audited(backend, who, match.name, input, options.audit);
+    // The call is the person's: its history entries say who (main/engine/acting.ts).
+    const by = { name: who.name, via: who.via };
+    const result = await actingAs(by, () => audited(backend, who, match.name, input, options.audit));
     const shown = who.role === 'viewer' ? forViewer(match.name, result) : result;
     const answer = byApp ? snapshotByApp(shown as CallOutputs['snapshot']) : shown;
     await sendJson(res, successStatus(match.route, answer), answer, req.headers['accept-encoding']);

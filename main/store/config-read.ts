@@ -5,7 +5,12 @@
  */
 import { InputError } from '../../shared/errors.ts';
 import { type Route, routeCreateSchema } from '../../shared/routes.ts';
-import { DEFAULT_SETTINGS, type Settings, settingsUpdateSchema } from '../../shared/settings.ts';
+import {
+  DEFAULT_SETTINGS,
+  killSwitchOnSchema,
+  type Settings,
+  settingsUpdateSchema,
+} from '../../shared/settings.ts';
 
 /** A stored route that does not validate: kept as it is, not used. */
 export interface UnreadRoute {
@@ -73,6 +78,12 @@ export function readSettings(value: unknown): { settings: Settings; unread: Unre
     return { settings: { ...settings, ...SAFE_WHEN_UNREADABLE }, unread };
   }
   for (const [field, v] of Object.entries(value)) {
+    if (field === 'killSwitchOn') {
+      // Who turned the kill switch on: the reaper's own note; one it cannot read is not known.
+      const on = killSwitchOnSchema.safeParse(v);
+      settings.killSwitchOn = on.success ? on.data : null;
+      continue;
+    }
     const parsed = settingsUpdateSchema.safeParse({ [field]: v }, { reportInput: true });
     if (parsed.success) {
       Object.assign(settings, parsed.data);

@@ -156,6 +156,29 @@ for (const kind of kinds) {
       expect(typeof last?.id).toBe('number');
     });
 
+    it('keeps who asked for a manual action (by), in both commit forms, and none for the others', async () => {
+      const store = await open();
+      const alice = { name: 'alice', via: 'dashboard' } as const;
+      const bob = { name: 'bob', via: 'tray' } as const;
+      await store.commit({
+        upsert: newRecord('app_by', 'orga_acme', 'by', T),
+        history: [
+          entry('app_by', T, { kind: 'reset', actor: 'operator', by: alice }),
+          entry('app_by', T + 1, { actor: 'reaper' }),
+        ],
+      });
+      // A batch of commits (PostgreSQL writes a batch as one statement, a single one in steps).
+      await store.commit([
+        { history: [entry('app_by', T + 2, { kind: 'keep-awake', actor: 'operator', by: bob })] },
+        { history: [entry('app_by', T + 3, { actor: 'operator', by: alice })] },
+      ]);
+      const reopened = await f.reopen();
+      const kept = (await reopened.historyOf('app_by')).map((e) => e.by ?? null);
+      expect(kept).toEqual([alice, bob, null, alice]);
+      const page = await reopened.queryHistory(historyQuerySchema.parse({ appId: 'app_by', limit: 10 }));
+      expect(page.entries.map((e) => e.by ?? null)).toEqual([alice, bob, null, alice]);
+    });
+
     it("keeps a known deployment '' (an empty list was read) apart from null (none read)", async () => {
       const store = await open();
       const empty = { ...newRecord('app_empty', 'orga_acme', 'empty', T), knownDeploymentId: '' };

@@ -11,6 +11,7 @@ import {
   type HistoryQuery,
   type HistoryRow,
 } from '../../shared/history.ts';
+import type { Via } from '../../shared/people.ts';
 import type { StateChange } from './contract.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -29,9 +30,9 @@ export class Binder {
   }
 }
 
-export const HISTORY_COLUMNS = 'id, app_id, at, kind, from_state, to_state, actor, reason';
+export const HISTORY_COLUMNS = 'id, app_id, at, kind, from_state, to_state, actor, reason, by_name, by_via';
 
-const SELECT = `SELECT h.id, h.app_id, h.at, h.kind, h.from_state, h.to_state, h.actor, h.reason,
+const SELECT = `SELECT h.id, h.app_id, h.at, h.kind, h.from_state, h.to_state, h.actor, h.reason, h.by_name, h.by_via,
   COALESCE(n.name, h.app_id) AS app_name
   FROM history h LEFT JOIN app_names n ON n.app_id = h.app_id`;
 
@@ -83,6 +84,7 @@ export function toHistoryEntry(row: Record<string, unknown>): HistoryEntry {
     to: (row.to_state ?? null) as HistoryEntry['to'],
     actor: row.actor as HistoryEntry['actor'],
     reason: String(row.reason),
+    ...(row.by_name ? { by: { name: String(row.by_name), via: row.by_via as Via } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ReaperApi } from '../../shared/api.ts';
 import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
 import type { Language } from '../../shared/i18n/languages.ts';
 import type { LanguageBridge, ReaperBridge } from '../../shared/ipc.ts';
+import type { AuditEntry, AuditQuery } from '../../shared/people.ts';
 import type { ConnectInput, ConsoleBridge, ConsoleState } from '../../shared/team-console.ts';
 import type { StreamState } from './sse.ts';
 
@@ -31,6 +32,11 @@ export interface DashboardApi extends ReaperApi {
    * the dashboard offers the download when this is there.
    */
   exportHistory?(format: ExportFormat, filter: HistoryFilter): Promise<{ blob: Blob; filename: string }>;
+  /**
+   * The audit of configuration changes (GET /api/audit), newest first, for a transport that reaches a
+   * server that keeps one; the dashboard shows its Audit view when this is there.
+   */
+  audit?(query: AuditQuery): Promise<AuditEntry[]>;
   /** The desktop app: local engine or team server, and the switch between them. */
   console?: ConsoleControl;
   /** The headless server's dashboard: the host (and port) of the server it talks to. */

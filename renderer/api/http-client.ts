@@ -5,7 +5,7 @@
 import type { CallName, ReaperCalls, ReaperEvent, ReaperListener, Snapshot } from '../../shared/api.ts';
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
 import { EVENTS_PATH, fillPath, HISTORY_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
-import { VIA_HEADER } from '../../shared/people.ts';
+import { type AuditEntry, PEOPLE_ROUTES, VIA_HEADER } from '../../shared/people.ts';
 import { isSnapshotByApp, SNAPSHOT_BY_APP, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import type { DashboardApi } from './dashboard-api.ts';
 import { openStream, type StreamState } from './sse.ts';
@@ -130,6 +130,26 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
     },
     subscribe,
     serverHost: serverHostOf(options.baseUrl),
+    async audit(query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+      let res: Response;
+      try {
+        res = await doFetch(`${options.baseUrl}${PEOPLE_ROUTES.audit.path}?${params}`, {
+          headers: { ...auth(), [VIA_HEADER]: 'dashboard' },
+          cache: 'no-store',
+        });
+      } catch (error) {
+        throw new ApiError('unavailable', `the reaper cannot be reached (${(error as Error).message})`);
+      }
+      const text = await res.text();
+      const parsed: unknown = text ? JSON.parse(text) : null;
+      if (!res.ok) {
+        if (isErrorBody(parsed)) throw fromErrorBody(parsed);
+        throw new ApiError('internal', `HTTP ${res.status}`);
+      }
+      return parsed as AuditEntry[];
+    },
     async exportHistory(format, filter) {
       const query = new URLSearchParams({ format });
       for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== null) query.set(k, String(v));

@@ -10,7 +10,7 @@
 import { APP_ID_PATTERN, OWNER_ID_PATTERN, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import type { NavRoute } from '../../shared/nav-route.ts';
 
-export const VIEWS = ['apps', 'history', 'savings', 'routes', 'settings'] as const;
+export const VIEWS = ['apps', 'history', 'savings', 'routes', 'audit', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Filters {

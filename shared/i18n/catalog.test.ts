@@ -39,6 +39,12 @@ const SAME_IN_BOTH = new Set<string>([
   'apps:timeline.total',
   'apps:toasts.failed',
   'common:actors.reaper',
+  // who (issue 25): "API", a route and the audit are the same words in French.
+  'common:vias.api',
+  'tray:vias.api',
+  'tray:tooltip.as',
+  'history:audit.whats.route',
+  'shell:nav.audit',
   'common:historyKinds.transition',
   'common:unitNames.minutes',
   // routes: the grace period's unit, the same word in French and English.

@@ -7,6 +7,7 @@ import {
   settingsProblems,
   settingsUpdateSchema,
 } from '../../../shared/settings.ts';
+import { actingNow } from '../../engine/acting.ts';
 import { readSettings, type UnreadSetting, unreadSettingsProblem } from '../config-read.ts';
 import type { BookContext } from './book.ts';
 
@@ -47,7 +48,11 @@ export class SettingsBook {
 
   update(input: SettingsUpdate): Settings {
     const patch = parseInput(settingsUpdateSchema, input);
-    const next = { ...this.settings, ...patch };
+    const next: Settings = { ...this.settings, ...patch };
+    // Who turned the kill switch on, and when (the call's person: main/engine/acting.ts).
+    if (next.killSwitch && !this.settings.killSwitch)
+      next.killSwitchOn = { at: this.ctx.now(), by: actingNow() };
+    if (!next.killSwitch) next.killSwitchOn = null;
     const problems = settingsProblems(next);
     if (problems.length) throw new InputError(problems);
     // What could not be read stays in the file, unless this change sets it (settings that were not

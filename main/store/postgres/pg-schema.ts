@@ -260,6 +260,12 @@ export const PG_MIGRATIONS: string[] = [
   CREATE TRIGGER sessions_notify AFTER UPDATE OR DELETE ON sessions
     FOR EACH STATEMENT EXECUTE FUNCTION reaper_notify_people();
   `,
+  // 7: who asked for a manual action (issue 25; SQLite's version 6): the person and through what, on
+  // its history entry (null for an automatic one, and for the entries written before).
+  `
+  ALTER TABLE history ADD COLUMN by_name TEXT;
+  ALTER TABLE history ADD COLUMN by_via TEXT;
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */

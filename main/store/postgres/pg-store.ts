@@ -62,11 +62,11 @@ const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_
   ON CONFLICT (app_id) DO UPDATE SET ${COLS.slice(1)
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
-const HISTORY_FIELDS = 7;
+const HISTORY_FIELDS = 9;
 const UPDATE_SET = COLS.slice(1)
   .map((c) => `${c} = excluded.${c}`)
   .join(', ');
-const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason';
+const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason, by_name, by_via';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
@@ -254,6 +254,8 @@ export class PostgresStore implements ReaperStore {
         to_state: h.to,
         actor: h.actor,
         reason: h.reason,
+        by_name: h.by?.name ?? null,
+        by_via: h.by?.via ?? null,
       }));
       ctes.push(
         `hist AS (INSERT INTO history (${HISTORY_INSERT})
@@ -291,14 +293,21 @@ export class PostgresStore implements ReaperStore {
         if (change.history.length) {
           const values: unknown[] = [];
           const tuples = change.history.map((h, i) => {
-            values.push(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
+            values.push(
+              h.appId,
+              h.at,
+              h.kind,
+              h.from,
+              h.to,
+              h.actor,
+              h.reason,
+              h.by?.name ?? null,
+              h.by?.via ?? null,
+            );
             const base = i * HISTORY_FIELDS;
             return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
           });
-          await client.query(
-            `INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES ${tuples.join(', ')}`,
-            values,
-          );
+          await client.query(`INSERT INTO history (${HISTORY_INSERT}) VALUES ${tuples.join(', ')}`, values);
         }
       }
     });

@@ -135,6 +135,13 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
         after TEXT
       ) STRICT;
     `),
+  // 6: who asked for a manual action (issue 25): the person and through what, on its history entry
+  // (null for an automatic one, and for the entries written before).
+  (db) =>
+    db.exec(`
+      ALTER TABLE history ADD COLUMN by_name TEXT;
+      ALTER TABLE history ADD COLUMN by_via TEXT;
+    `),
 ];
 
 export function userVersion(db: DatabaseSync): number {

@@ -71,7 +71,7 @@ export class SqliteStore implements ReaperStore {
     );
     this.deleteStmt = this.db.prepare('DELETE FROM app_state WHERE app_id = ?');
     this.historyStmt = this.db.prepare(
-      'INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason, by_name, by_via) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.guardStmt = this.db.prepare(
       'SELECT 1 AS ok FROM leases WHERE owner_id = ? AND holder = ? AND token = ? AND expires_at > ?',
@@ -110,7 +110,17 @@ export class SqliteStore implements ReaperStore {
         }
         if (change.remove) this.deleteStmt.run(change.remove);
         for (const h of change.history) {
-          this.historyStmt.run(h.appId, h.at, h.kind, h.from, h.to, h.actor, h.reason);
+          this.historyStmt.run(
+            h.appId,
+            h.at,
+            h.kind,
+            h.from,
+            h.to,
+            h.actor,
+            h.reason,
+            h.by?.name ?? null,
+            h.by?.via ?? null,
+          );
         }
       }
     });

@@ -98,6 +98,12 @@ export function HistoryList({ entries }: { entries: readonly HistoryEntry[] }) {
               )}
             </span>
             <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
+            {h.by && (
+              <span className="by">
+                {' '}
+                {t('common:byPerson', { name: h.by.name, via: t(`common:vias.${h.by.via}`) })}
+              </span>
+            )}
             <span className="reason">{reasonText(h.reason)}</span>
           </li>
         ))}

@@ -294,6 +294,12 @@ export function HistoryView() {
                 </td>
                 <td>
                   <span className={`actor actor-${h.actor}`}>{t(`common:actors.${h.actor}`)}</span>
+                  {h.by && (
+                    <span className="by">
+                      {' '}
+                      {t('common:byPerson', { name: h.by.name, via: t(`common:vias.${h.by.via}`) })}
+                    </span>
+                  )}
                 </td>
                 <td className="reason" title={h.reason}>
                   {reasonText(h.reason)}

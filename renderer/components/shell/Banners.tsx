@@ -7,14 +7,14 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { credentialsUnchecked } from '../../lib/credentials.ts';
-import { ownerLabel } from '../../lib/format.ts';
+import { clockTime, ownerLabel } from '../../lib/format.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { useConsoleState } from '../settings/TeamServer.tsx';
 
 const FirstDay = lazy(() => import('./FirstDay.tsx').then((m) => ({ default: m.FirstDay })));
 
 export function Banners() {
-  const { t } = useTranslation('shell');
+  const { t } = useTranslation(['shell', 'common']);
   const settings = useDashboard((s) => s.settings);
   const setSwitch = useDashboard((s) => s.setSwitch);
   const perform = useDashboard((s) => s.perform);
@@ -62,7 +62,18 @@ export function Banners() {
       {settings?.killSwitch && (
         <div className="banner danger" role="status">
           <span>
-            <strong>{t('banner.killSwitch')}</strong> {t('banner.killSwitchText')}
+            <strong>{t('banner.killSwitch')}</strong> {t('banner.killSwitchText')}{' '}
+            {settings.killSwitchOn && (
+              <span data-testid="kill-switch-by">
+                {settings.killSwitchOn.by
+                  ? t('banner.killSwitchBy', {
+                      time: clockTime(settings.killSwitchOn.at, Date.now()),
+                      name: settings.killSwitchOn.by.name,
+                      via: t(`common:vias.${settings.killSwitchOn.by.via}`),
+                    })
+                  : t('banner.killSwitchSince', { time: clockTime(settings.killSwitchOn.at, Date.now()) })}
+              </span>
+            )}
           </span>
           <button type="button" onClick={() => perform(() => setSwitch('killSwitch', false))}>
             {t('banner.killSwitchOff')}

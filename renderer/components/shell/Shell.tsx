@@ -24,6 +24,7 @@ const RoutesView = lazy(() => import('../routes/RoutesView.tsx').then((m) => ({ 
 const SavingsView = lazy(() =>
   import('../savings/SavingsView.tsx').then((m) => ({ default: m.SavingsView })),
 );
+const AuditView = lazy(() => import('../audit/AuditView.tsx').then((m) => ({ default: m.AuditView })));
 const SettingsView = lazy(() =>
   import('../settings/SettingsView.tsx').then((m) => ({ default: m.SettingsView })),
 );
@@ -94,6 +95,7 @@ export function Shell() {
           {view === 'history' && <HistoryView />}
           {view === 'savings' && <SavingsView />}
           {view === 'routes' && <RoutesView />}
+          {view === 'audit' && <AuditView />}
           {view === 'settings' && <SettingsView />}
         </Suspense>
       </main>

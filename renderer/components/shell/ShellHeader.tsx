@@ -15,7 +15,7 @@ import { Logo, StateIcon } from '../common/icons.tsx';
 import { ModeLabel } from '../settings/TeamServer.tsx';
 import { KillSwitchButton } from './KillSwitch.tsx';
 
-const NAV: readonly View[] = ['apps', 'history', 'savings', 'routes', 'settings'];
+const NAV: readonly View[] = ['apps', 'history', 'savings', 'routes', 'audit', 'settings'];
 
 export function Header() {
   const { t } = useTranslation(['shell', 'common']);

@@ -92,6 +92,16 @@ export const common = {
     outside: 'outside',
     operator: 'operator',
   },
+  /** Through what a person asked (a history entry's or an audit entry's `via`). */
+  vias: {
+    dashboard: 'dashboard',
+    api: 'API',
+    desktop: 'desktop app',
+    tray: 'tray',
+    cli: 'command line',
+  },
+  /** Who asked for a manual action: "by alice · dashboard". */
+  byPerson: 'by {{name}} · {{via}}',
   /** What a history entry that is not a plain transition says it is (HistoryKind). */
   historyKinds: {
     transition: 'transition',

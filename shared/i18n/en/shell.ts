@@ -13,6 +13,7 @@ export const shell = {
     history: 'History',
     savings: 'Savings',
     routes: 'Routes',
+    audit: 'Audit',
     settings: 'Settings',
   },
   summary: {
@@ -58,6 +59,9 @@ export const shell = {
   banner: {
     killSwitch: 'Kill switch on:',
     killSwitchText: 'no app is put to sleep. Wakes still happen.',
+    /** Who turned it on and when, in the viewer's time (the person unknown: an older version's). */
+    killSwitchBy: 'On since {{time}}, by {{name}} ({{via}}).',
+    killSwitchSince: 'On since {{time}}.',
     killSwitchOff: 'Turn the kill switch off',
     dryRun: 'Dry-run:',
     dryRunText: 'each sleep the reaper would do is recorded in the history; nothing is stopped.',

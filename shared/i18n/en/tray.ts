@@ -10,6 +10,14 @@ export const tray = {
   team: {
     unauthorized: '{{host}} refused the admin token',
     disconnected: 'disconnected from {{host}}, reconnecting…',
+    /** Who the desktop is signed in as on the team server (its own token), and what a role may not do. */
+    signedInAs: 'Signed in as {{name}} ({{role}})',
+    needs: 'Read-only here: this needs the {{need}} role, you are {{role}}',
+  },
+  roles: {
+    viewer: 'viewer',
+    operator: 'operator',
+    admin: 'admin',
   },
   status: {
     ok: 'All fine',
@@ -26,6 +34,22 @@ export const tray = {
     count: '{{n}} {{state}}',
     killSwitch: 'kill switch on',
     dryRun: 'dry-run',
+    as: '{{name}}, {{role}}',
+  },
+  /** Who turned the kill switch on, and when (the computer's time). */
+  killSwitchOn: {
+    tooltipBy: 'kill switch on since {{time}} by {{name}}',
+    tooltipSince: 'kill switch on since {{time}}',
+    menuBy: 'On since {{time}}, by {{name}} ({{via}})',
+    menuSince: 'On since {{time}}',
+  },
+  /** Through what a person turned it on. */
+  vias: {
+    dashboard: 'dashboard',
+    api: 'API',
+    desktop: 'desktop app',
+    tray: 'tray',
+    cli: 'command line',
   },
   /** The states as the console column of the lifecycle names them. */
   states: {

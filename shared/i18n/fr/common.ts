@@ -87,6 +87,14 @@ export const common: Messages<typeof en> = {
     outside: 'extérieur',
     operator: 'opérateur',
   },
+  vias: {
+    dashboard: 'tableau de bord',
+    api: 'API',
+    desktop: 'application de bureau',
+    tray: 'zone de notification',
+    cli: 'ligne de commande',
+  },
+  byPerson: 'par {{name}} · {{via}}',
   historyKinds: {
     transition: 'transition',
     'stop-asked': 'arrêt envoyé',

@@ -15,6 +15,7 @@ export const shell: Messages<typeof en> = {
     history: 'Historique',
     savings: 'Économies',
     routes: 'Routes',
+    audit: 'Audit',
     settings: 'Paramètres',
   },
   summary: {
@@ -61,6 +62,8 @@ export const shell: Messages<typeof en> = {
   banner: {
     killSwitch: 'Arrêt d’urgence activé :',
     killSwitchText: 'aucune application n’est mise en veille. Les réveils continuent.',
+    killSwitchBy: 'Activé depuis {{time}}, par {{name}} ({{via}}).',
+    killSwitchSince: 'Activé depuis {{time}}.',
     killSwitchOff: 'Désactiver l’arrêt d’urgence',
     dryRun: 'Simulation :',
     dryRunText: 'chaque mise en veille que le reaper ferait est notée dans l’historique ; rien n’est arrêté.',

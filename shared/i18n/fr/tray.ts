@@ -11,6 +11,13 @@ export const tray: Messages<typeof en> = {
   team: {
     unauthorized: '{{host}} a refusé le jeton d’administration',
     disconnected: 'déconnecté de {{host}}, reconnexion…',
+    signedInAs: 'Connecté en tant que {{name}} ({{role}})',
+    needs: 'Lecture seule ici : il faut le rôle {{need}}, vous êtes {{role}}',
+  },
+  roles: {
+    viewer: 'lecteur',
+    operator: 'opérateur',
+    admin: 'administrateur',
   },
   status: {
     ok: 'Tout va bien',
@@ -27,6 +34,20 @@ export const tray: Messages<typeof en> = {
     count: '{{n}} {{state}}',
     killSwitch: 'arrêt d’urgence activé',
     dryRun: 'simulation',
+    as: '{{name}}, {{role}}',
+  },
+  killSwitchOn: {
+    tooltipBy: 'arrêt d’urgence activé depuis {{time}} par {{name}}',
+    tooltipSince: 'arrêt d’urgence activé depuis {{time}}',
+    menuBy: 'Activé depuis {{time}}, par {{name}} ({{via}})',
+    menuSince: 'Activé depuis {{time}}',
+  },
+  vias: {
+    dashboard: 'tableau de bord',
+    api: 'API',
+    desktop: 'application de bureau',
+    tray: 'zone de notification',
+    cli: 'ligne de commande',
   },
   states: {
     WaitingForInit: 'Initialisation',
