@@ -3,7 +3,7 @@
  * shared/people.ts's order of roles. A control asks `useCan('operator')` and is disabled with the
  * reason it gives; the desktop's own engine (no sign-in) allows everything.
  */
-import { createContext, useContext } from 'react';
+import { createContext, type ReactNode, useContext, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Role, roleAllows, type SessionInfo } from '../../shared/people.ts';
 
@@ -42,4 +42,24 @@ export function canOf(access: Access, need: Role, t: (key: string, values?: obje
 export function useCan(need: Role): Can {
   const { t } = useTranslation('common');
   return canOf(useAccess(), need, t as unknown as (key: string, values?: object) => string);
+}
+
+/**
+ * Controls a role may not use, all at once: a disabled fieldset (every input and button in it is
+ * disabled), the reason said above them and given to each as its tooltip.
+ */
+export function RoleGate({ need, children }: { need: Role; children: ReactNode }) {
+  const can = useCan(need);
+  const id = useId();
+  if (can.allowed) return children;
+  return (
+    <>
+      <p className="role-note" id={id} data-testid="role-note">
+        {can.reason}
+      </p>
+      <fieldset className="role-gate" disabled aria-describedby={id} title={can.reason}>
+        {children}
+      </fieldset>
+    </>
+  );
 }
