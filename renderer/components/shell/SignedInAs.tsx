@@ -28,8 +28,10 @@ export function SignedInAs() {
   };
   return (
     <span className="signed-in" data-testid="signed-in">
+      {/* "Signed in as" said to screen readers and in the tooltip: the header's room is short at 1280 px. */}
       <span className="signed-in-as" title={t('session.signedInTitle', values)}>
-        {t('session.signedInAs', values)}
+        <span className="visually-hidden">{t('session.signedInAs')} </span>
+        {t('session.who', values)}
       </span>
       <button
         type="button"

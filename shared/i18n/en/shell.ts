@@ -84,7 +84,8 @@ export const shell = {
   },
   /** Who the browser dashboard is signed in as (issue 25). */
   session: {
-    signedInAs: 'Signed in as {{name}} · {{role}}',
+    signedInAs: 'Signed in as',
+    who: '{{name}} · {{role}}',
     signedInTitle: 'This browser is signed in to the server as {{name}}, with the {{role}} role',
     signOut: 'Sign out',
     signOutFailed: 'cannot sign out: {{error}}',

@@ -88,7 +88,8 @@ export const shell: Messages<typeof en> = {
     refreshFailed: 'impossible d’actualiser : {{error}}',
   },
   session: {
-    signedInAs: 'Connecté : {{name}} · {{role}}',
+    signedInAs: 'Connecté :',
+    who: '{{name}} · {{role}}',
     signedInTitle: 'Ce navigateur est connecté au serveur en tant que {{name}}, avec le rôle {{role}}',
     signOut: 'Se déconnecter',
     signOutFailed: 'impossible de se déconnecter : {{error}}',
