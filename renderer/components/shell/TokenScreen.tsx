@@ -32,7 +32,10 @@ export function TokenScreen({
     return () => clearInterval(timer);
   }, [waitUntil]);
   useEffect(() => {
-    if (failure.kind === 'wait') setWaitUntil(Date.now() + failure.seconds * 1000);
+    if (failure.kind !== 'wait') return;
+    const at = Date.now();
+    setNow(at);
+    setWaitUntil(at + failure.seconds * 1000);
   }, [failure]);
   const waiting = failure.kind === 'wait' && left > 0;
   const submit = async (e: FormEvent) => {
