@@ -136,8 +136,8 @@ test('a link pasted to a colleague opens the app once the token is given, and ke
   const page = await context.newPage();
   try {
     await page.goto(`${reaper.url}/#/apps/${appId}`);
-    await page.getByLabel('Admin token').fill(reaper.token);
-    await page.getByRole('button', { name: 'Open the dashboard' }).click();
+    await page.getByLabel('Your token').fill(reaper.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('dialog', { name: 'idle-review' })).toBeVisible();
     expect(page.url()).not.toContain(reaper.token);
     // A token added to a route by hand is taken out too.

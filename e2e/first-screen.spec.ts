@@ -1,6 +1,7 @@
 /**
  * The first screen of the web dashboard (issue 16, "a fast first screen"): its data asked for once,
- * by the page's first script, with the token in a header and never in a URL; the views it does not
+ * by the page's first script, with the session cookie (the token sent once, in the sign-in's body,
+ * never in a URL nor kept; issue 25); the views it does not
  * show fetched only when opened; the files cached and compressed.
  */
 import type { Request } from '@playwright/test';
@@ -13,7 +14,7 @@ const ON_DEMAND =
 test.describe('the first screen', () => {
   test.skip(SHELL === 'electron', 'the desktop window has no admin token and no HTTP server');
 
-  test('asks for its data once, with the token in a header only, and no view it does not show', async ({
+  test('asks for its data once, signed in with the token once, and no view it does not show', async ({
     page,
     reaper,
   }) => {
@@ -30,9 +31,17 @@ test.describe('the first screen', () => {
       expect(r.url()).not.toContain(reaper.token);
       expect(r.url()).not.toContain(encodeURIComponent(reaper.token));
       if (new URL(r.url()).pathname.startsWith('/api/')) {
-        expect(await r.headerValue('authorization')).toBe(`Bearer ${reaper.token}`);
+        expect(await r.headerValue('authorization')).toBeNull();
       }
     }
+    // The token went once, in the body of the sign-in; the session cookie stands for it after.
+    const signIns = requests.filter(
+      (r) => new URL(r.url()).pathname === '/api/session' && r.method() === 'POST',
+    );
+    expect(signIns.map((r) => r.postDataJSON())).toEqual([{ token: reaper.token }]);
+    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain(
+      reaper.token,
+    );
     expect(page.url()).not.toContain(reaper.token);
     expect(requests.filter((r) => ON_DEMAND.test(r.url()))).toEqual([]);
 
@@ -42,8 +51,8 @@ test.describe('the first screen', () => {
       await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
       expect(requests.some((r) => new RegExp(`/assets/${view}View-[\\w-]+\\.js$`).test(r.url()))).toBe(true);
     }
-    // And a reload, without the token in the address bar, finds the data again (the token is kept
-    // for the tab), once; it stays on the view the URL names (#/settings), and the apps are there.
+    // And a reload, without the token in the address bar, finds the data again (the session
+    // cookie), once; it stays on the view the URL names (#/settings), and the apps are there.
     requests.length = 0;
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

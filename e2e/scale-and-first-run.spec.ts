@@ -51,11 +51,11 @@ test.describe('a server with no Clever Cloud account', () => {
   test('asks for the admin token when the page is opened without it', async ({ page, reaper }) => {
     test.skip(SHELL === 'electron', 'the desktop app has no admin token: its window is the dashboard');
     await page.goto(reaper.url);
-    await page.getByLabel('Admin token').fill('not-the-token');
-    await page.getByRole('button', { name: 'Open the dashboard' }).click();
-    await expect(page.getByText('The server refused this token.')).toBeVisible();
-    await page.getByLabel('Admin token').fill(reaper.token);
-    await page.getByRole('button', { name: 'Open the dashboard' }).click();
+    await page.getByLabel('Your token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('The server refused this token (wrong, revoked or expired).')).toBeVisible();
+    await page.getByLabel('Your token').fill(reaper.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Welcome to Clever Reaper' })).toBeVisible();
   });
 });

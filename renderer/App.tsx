@@ -1,12 +1,14 @@
 /** The dashboard: picks its API (IPC bridge or HTTP), builds the store, and shows the shell. */
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { SessionInfo } from '../shared/people.ts';
 import type { DashboardApi } from './api/dashboard-api.ts';
-import { createHttpClient } from './api/http-client.ts';
-import { forgetToken, saveToken } from './api/token.ts';
+import type { Picked } from './api/pick-api.ts';
+import { markSignedIn, type SessionAnswer, type SignInFailure } from './api/session.ts';
 import './i18n.ts';
 import { Shell } from './components/shell/Shell.tsx';
 import { TokenScreen } from './components/shell/TokenScreen.tsx';
 import { bindUrl } from './lib/url-binding.ts';
+import { type Access, AccessProvider } from './store/access.tsx';
 import { DashboardProvider } from './store/context.tsx';
 import { createDashboardStore } from './store/dashboard-store.ts';
 
@@ -30,32 +32,84 @@ export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized
   );
 }
 
-/** The browser dashboard of the headless server: asks for the token when it has none (or a refused one). */
-export function BrowserApp({ initial }: { initial: { api: DashboardApi } | { needsToken: true } }) {
-  const [api, setApi] = useState<DashboardApi | null>('api' in initial ? initial.api : null);
-  const [refused, setRefused] = useState(false);
-  if (!api) {
-    return (
-      <TokenScreen
-        refused={refused}
-        onToken={(token) => {
-          saveToken(window.sessionStorage, token);
-          setRefused(false);
-          setApi(createHttpClient({ baseUrl: '', token }));
-        }}
-      />
+/** The dashboard of the desktop (its bridge) or of the headless server (HTTP, signed in). */
+export function BrowserApp({ initial }: { initial: Picked }) {
+  if ('api' in initial) return <App api={initial.api} />;
+  return <SignedIn http={initial.http} session={initial.session} />;
+}
+
+type SignInState =
+  | { kind: 'checking' }
+  | { kind: 'in'; info: SessionInfo }
+  /** `kept`: the dashboard stays under the token screen (the session ended while in use). */
+  | { kind: 'out'; failure: SignInFailure; kept: boolean };
+
+/**
+ * The browser dashboard: shown at once while "who am I" is on its way (its answer usually comes
+ * before the snapshot's); the token screen when the browser is not signed in. A session that ends
+ * while in use (expired, revoked, signed out in another tab) brings the token screen over the
+ * dashboard, which stays as it was: once signed in again, what was typed is still there.
+ */
+function SignedIn({ http, session }: { http: DashboardApi; session: Promise<SessionAnswer> }) {
+  const control = http.session;
+  if (!control) throw new Error('the HTTP client has no session');
+  const [state, setState] = useState<SignInState>({ kind: 'checking' });
+  const [generation, setGeneration] = useState(0);
+  const current = useRef(state);
+  current.current = state;
+  useEffect(() => {
+    let live = true;
+    const take = (answer: SessionAnswer) => {
+      if (!live) return;
+      if (answer.ok) {
+        control.adopt(answer.info);
+        setState({ kind: 'in', info: answer.info });
+      } else setState({ kind: 'out', failure: answer.failure, kept: false });
+    };
+    session.then(take, (error: unknown) =>
+      take({ ok: false, failure: { kind: 'unavailable', message: String(error) } }),
     );
-  }
-  // The desktop (a console of a team server) says a refused token in its banner and its Settings.
-  if (api.console) return <App api={api} />;
-  return (
-    <App
-      api={api}
-      onUnauthorized={() => {
-        forgetToken(window.sessionStorage);
-        setRefused(true);
-        setApi(null);
+    return () => {
+      live = false;
+    };
+  }, [session, control]);
+  const onUnauthorized = useCallback(() => {
+    if (current.current.kind !== 'in') return;
+    markSignedIn(false);
+    setState({ kind: 'out', failure: { kind: 'ended' }, kept: true });
+  }, []);
+  const signOut = useCallback(async () => {
+    await control.signOut();
+    markSignedIn(false);
+    setState({ kind: 'out', failure: { kind: 'none' }, kept: false });
+  }, [control]);
+  const access: Access = useMemo(
+    () => (state.kind === 'in' ? { kind: 'person', info: state.info, signOut } : { kind: 'checking' }),
+    [state, signOut],
+  );
+  const screen = (failure: SignInFailure, kept: boolean) => (
+    <TokenScreen
+      failure={failure}
+      signIn={(token) => control.signIn(token)}
+      onSignedIn={(info) => {
+        if (!kept) setGeneration((g) => g + 1);
+        setState({ kind: 'in', info });
       }}
     />
+  );
+  if (state.kind === 'out' && !state.kept) return screen(state.failure, false);
+  const dashboard = (
+    <AccessProvider value={access}>
+      <App key={generation} api={http} onUnauthorized={onUnauthorized} />
+    </AccessProvider>
+  );
+  if (state.kind !== 'out') return dashboard;
+  return (
+    <>
+      <div inert aria-hidden="true">
+        {dashboard}
+      </div>
+      <div className="session-overlay">{screen(state.failure, true)}</div>
+    </>
   );
 }

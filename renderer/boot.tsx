@@ -6,24 +6,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserApp } from './App.tsx';
 import type { EarlyRequests } from './api/early.ts';
-import { createHttpClient } from './api/http-client.ts';
-import { pickApi } from './api/pick-api.ts';
+import { browserApi, pickApi } from './api/pick-api.ts';
 import { loadStartingLanguage } from './i18n.ts';
 import { clockTime, fullTime, nameCollator } from './lib/format.ts';
 
 export async function boot(early: EarlyRequests | null): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
-  const initial = early
-    ? {
-        api: createHttpClient({
-          baseUrl: '',
-          token: early.token,
-          fetch: early.fetch,
-          earlySnapshot: early.takeSnapshot,
-        }),
-      }
-    : pickApi(window);
+  const initial = early ? browserApi(early) : pickApi(window);
   await loadStartingLanguage();
   warmIntl();
   createRoot(root).render(

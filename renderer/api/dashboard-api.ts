@@ -7,8 +7,9 @@ import type { ReaperApi } from '../../shared/api.ts';
 import type { ExportFormat, HistoryFilter } from '../../shared/history.ts';
 import type { Language } from '../../shared/i18n/languages.ts';
 import type { LanguageBridge, ReaperBridge } from '../../shared/ipc.ts';
-import type { AuditEntry, AuditQuery } from '../../shared/people.ts';
+import type { AuditEntry, AuditQuery, Role, SessionInfo, TokenInfo } from '../../shared/people.ts';
 import type { ConnectInput, ConsoleBridge, ConsoleState } from '../../shared/team-console.ts';
+import type { SessionAnswer } from './session.ts';
 import type { StreamState } from './sse.ts';
 
 export type ConnectionState = StreamState;
@@ -24,7 +25,28 @@ export interface ConsoleControl {
   switchToLocal(): Promise<ConsoleState>;
 }
 
+/**
+ * The browser dashboard's sign-in session and the people API of the server (issue 25): who the
+ * dashboard is signed in as, sign in and out, and the tokens (admin).
+ */
+export interface SessionControl {
+  /** Sign in with a token: the server sets the session cookie; the stream opens again if it was refused. */
+  signIn(token: string): Promise<SessionAnswer>;
+  /** Keep the CSRF token of this answer for the changes. */
+  adopt(info: SessionInfo): void;
+  /** End the session on the server (and forget its CSRF token). */
+  signOut(): Promise<void>;
+  listTokens(): Promise<TokenInfo[]>;
+  createToken(input: { name: string; role: Role; expiresAt: number | null }): Promise<{
+    token: string;
+    info: TokenInfo;
+  }>;
+  revokeToken(name: string): Promise<TokenInfo>;
+}
+
 export interface DashboardApi extends ReaperApi {
+  /** The headless server's dashboard: its sign-in session (none in the desktop app). */
+  session?: SessionControl;
   /** The state of the event stream, for a transport that has one (HTTP); IPC is always connected. */
   onConnection?(listener: (state: ConnectionState) => void): () => void;
   /**

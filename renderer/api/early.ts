@@ -1,23 +1,28 @@
 /**
  * The first requests of the browser dashboard, started by the page's first (small) script while the
- * bundle is still being fetched and compiled: the event stream, then the snapshot, in the order the
- * store asks for them (so the stream is open before the snapshot is taken, as without them).
+ * bundle is still being fetched and compiled: who the session is, the event stream, then the
+ * snapshot, in the order the store asks for them (so the stream is open before the snapshot is taken,
+ * as without them).
  *
- * The token stays in the Authorization header (never in a URL, which a cache could keep or a log could
- * print). The event stream is handed to the HTTP client through its `fetch`: its first request gets
- * the answer already on its way, every later one goes to the network. The snapshot is read and
- * decoded as soon as it is in (`takeSnapshot`), while the bundle is still on its way or compiled, not
- * after the bundle has run: its JSON.parse and decode (1,000 apps, 900 KB of JSON) are off the path
- * of the first render (bench/first-render-trace.ts).
+ * They go with the session cookie (same origin), started at once: no round trip before them when
+ * the browser is signed in; a 401 brings the token screen. With a token in the URL (#token=...), the
+ * dashboard signs in with it first (the token in the body of one POST, never in a URL) and the others
+ * follow its answer. The answers are handed to the HTTP client through its `fetch`: the first request
+ * of each path gets the answer already on its way, every later one goes to the network.
+ * The snapshot is read and decoded as soon as it is in (`takeSnapshot`), while the bundle is still on
+ * its way or compiled, not after the bundle has run: its JSON.parse and decode (1,000 apps, 900 KB of
+ * JSON) are off the path of the first render (bench/first-render-trace.ts).
  */
 import type { Snapshot } from '../../shared/api.ts';
 import { EVENTS_PATH } from '../../shared/api-http.ts';
 import { isSnapshotByApp, SNAPSHOT_BY_APP_PATH, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import { MARK_SNAPSHOT_DECODED } from '../lib/first-screen-marks.ts';
-import { splitToken, takeTokenFromLocation } from './token.ts';
+import { type SessionAnswer, signIn, whoami } from './session.ts';
+import { takeTokenFromLocation } from './token.ts';
 
 export interface EarlyRequests {
-  token: string;
+  /** Who the browser is signed in as, or why it is not (the token screen says it). */
+  session: Promise<SessionAnswer>;
   /** A fetch that answers the first GET of each early path with the request already under way. */
   fetch: typeof fetch;
   /**
@@ -32,27 +37,24 @@ interface Started {
   abort: AbortController;
 }
 
-/** In the browser dashboard with a token: start them. In the desktop window (a bridge) or without a token: null. */
+/** In the browser dashboard: start them. In the desktop window (a bridge): null. */
 export function startEarlyRequests(
   win: Window,
   doFetch: typeof fetch = fetch.bind(globalThis),
 ): EarlyRequests | null {
   if (win.reaper) return null;
-  // A token in the address bar is used at once; it is put away (sessionStorage, the address bar
-  // cleaned) right after the requests leave, in this same task: the first touch of sessionStorage
-  // in a new tab waits on the browser process (about 10 ms of the first script, from a trace).
-  const fromAddress = splitToken(win.location.hash).token;
-  const token = fromAddress ?? takeTokenFromLocation(win.location, win.history, win.sessionStorage);
-  if (!token) return null;
-  const authorization = `Bearer ${token}`;
+  const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
+  const session = token ? signIn(doFetch, '', token) : null;
+  // Without a token, who the cookie is comes alongside the data, not before it.
+  const signedIn = session ?? whoami(doFetch, '');
   const start = (path: string, accept: string): Started => {
     const abort = new AbortController();
-    const response = doFetch(path, {
-      headers: { accept, authorization },
-      cache: 'no-store',
-      signal: abort.signal,
-    });
-    // Not read (the token refused, the client gone): no unhandled rejection.
+    const go = () => doFetch(path, { headers: { accept }, cache: 'no-store', signal: abort.signal });
+    // After a refused sign-in, nothing is asked: the token screen comes.
+    const response = session
+      ? session.then((answer) => (answer.ok ? go() : new Response(null, { status: 401 })))
+      : go();
+    // Not read (the session refused, the client gone): no unhandled rejection.
     response.catch(() => undefined);
     return { response, abort };
   };
@@ -60,7 +62,6 @@ export function startEarlyRequests(
   let snapshot: Promise<Snapshot | null> | null = decodeSnapshot(
     start(SNAPSHOT_BY_APP_PATH, 'application/json').response,
   );
-  if (fromAddress) takeTokenFromLocation(win.location, win.history, win.sessionStorage);
   const handOver: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();
@@ -77,7 +78,7 @@ export function startEarlyRequests(
     snapshot = null;
     return taken;
   };
-  return { token, fetch: handOver, takeSnapshot };
+  return { session: signedIn, fetch: handOver, takeSnapshot };
 }
 
 /**

@@ -5,15 +5,24 @@
 import type { CallName, ReaperCalls, ReaperEvent, ReaperListener, Snapshot } from '../../shared/api.ts';
 import { ApiError, fromErrorBody, isErrorBody } from '../../shared/api-errors.ts';
 import { EVENTS_PATH, fillPath, HISTORY_PATH, HTTP_ROUTES } from '../../shared/api-http.ts';
-import { type AuditEntry, PEOPLE_ROUTES, VIA_HEADER } from '../../shared/people.ts';
+import {
+  type AuditEntry,
+  CSRF_HEADER,
+  PEOPLE_ROUTES,
+  type SessionInfo,
+  type TokenInfo,
+  VIA_HEADER,
+} from '../../shared/people.ts';
 import { isSnapshotByApp, SNAPSHOT_BY_APP, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import type { DashboardApi } from './dashboard-api.ts';
+import { signIn } from './session.ts';
 import { openStream, type StreamState } from './sse.ts';
 
 export interface HttpClientOptions {
   /** The server's origin (and base path); '' for the page's own origin. */
   baseUrl: string;
-  token: string;
+  /** A bearer token (scripts, tests); without it, the browser's session cookie (session.ts). */
+  token?: string;
   fetch?: typeof fetch;
   /**
    * The snapshot the page's first script asked for, already decoded (renderer/api/early.ts): the
@@ -24,7 +33,12 @@ export interface HttpClientOptions {
 
 export function createHttpClient(options: HttpClientOptions): DashboardApi {
   const doFetch = options.fetch ?? fetch.bind(globalThis);
-  const auth = () => ({ authorization: `Bearer ${options.token}` });
+  const auth = (): Record<string, string> =>
+    options.token ? { authorization: `Bearer ${options.token}` } : {};
+  // The session's CSRF token, sent with every change made with the cookie (shared/people.ts).
+  let csrf: string | null = null;
+  const changeHeaders = (method: string): Record<string, string> =>
+    method !== 'GET' && csrf ? { [CSRF_HEADER]: csrf } : {};
   const listeners = new Set<ReaperListener>();
   const connectionListeners = new Set<(state: StreamState) => void>();
   let connection: StreamState = 'connecting';
@@ -33,7 +47,7 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
   const invoke = async (name: CallName, input: unknown): Promise<unknown> => {
     const route = HTTP_ROUTES[name];
     const { path, rest } = fillPath(route.path, (input ?? {}) as Record<string, unknown>);
-    let url = `${options.baseUrl}${path}`;
+    let url = path;
     let body: string | undefined;
     if (route.method === 'GET' || route.method === 'DELETE') {
       const query = new URLSearchParams();
@@ -44,13 +58,18 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
       const payload = route.bodyField ? rest[route.bodyField] : rest;
       body = JSON.stringify(payload ?? {});
     }
+    return request(route.method, url, body);
+  };
+
+  const request = async (method: string, path: string, body?: string): Promise<unknown> => {
     let res: Response;
     try {
-      res = await doFetch(url, {
-        method: route.method,
+      res = await doFetch(`${options.baseUrl}${path}`, {
+        method,
         // The audit names the dashboard as the way a change came (shared/people.ts).
         headers: {
           ...auth(),
+          ...changeHeaders(method),
           [VIA_HEADER]: 'dashboard',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
@@ -80,26 +99,27 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
     for (const l of connectionListeners) l(state);
   }
 
+  const open = () =>
+    openStream({
+      url: `${options.baseUrl}${EVENTS_PATH}`,
+      headers: auth,
+      fetch: doFetch,
+      onState: setConnection,
+      onMessage: ({ id, data }) => {
+        let event: ReaperEvent;
+        try {
+          event = JSON.parse(data) as ReaperEvent;
+        } catch {
+          return;
+        }
+        const seq = Number(id ?? 0) || 0;
+        for (const l of listeners) l(event, seq);
+      },
+    });
+
   const subscribe = (listener: ReaperListener) => {
     listeners.add(listener);
-    if (!stream) {
-      stream = openStream({
-        url: `${options.baseUrl}${EVENTS_PATH}`,
-        headers: auth,
-        fetch: doFetch,
-        onState: setConnection,
-        onMessage: ({ id, data }) => {
-          let event: ReaperEvent;
-          try {
-            event = JSON.parse(data) as ReaperEvent;
-          } catch {
-            return;
-          }
-          const seq = Number(id ?? 0) || 0;
-          for (const l of listeners) l(event, seq);
-        },
-      });
-    }
+    stream ??= open();
     return () => {
       listeners.delete(listener);
       if (listeners.size === 0 && stream) {
@@ -119,8 +139,38 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
     ]),
   ) as unknown as ReaperCalls;
 
+  const session = {
+    async signIn(token: string) {
+      const answer = await signIn(doFetch, options.baseUrl, token);
+      if (!answer.ok) return answer;
+      csrf = answer.info.csrf;
+      // The stream stopped at its 401: open it again (the store reloads its snapshot once live).
+      if (stream && connection === 'unauthorized') {
+        stream.stop();
+        stream = open();
+      }
+      return answer;
+    },
+    adopt(info: SessionInfo) {
+      csrf = info.csrf;
+    },
+    async signOut() {
+      await request(PEOPLE_ROUTES.signOut.method, PEOPLE_ROUTES.signOut.path);
+      csrf = null;
+    },
+    listTokens: async () => (await request('GET', PEOPLE_ROUTES.listTokens.path)) as TokenInfo[],
+    createToken: async (input: { name: string; role: string; expiresAt: number | null }) =>
+      (await request('POST', PEOPLE_ROUTES.createToken.path, JSON.stringify(input))) as {
+        token: string;
+        info: TokenInfo;
+      },
+    revokeToken: async (name: string) =>
+      (await request('DELETE', fillPath(PEOPLE_ROUTES.revokeToken.path, { name }).path)) as TokenInfo,
+  };
+
   return {
     ...calls,
+    session,
     // By app: half the bytes on the wire for the same data (shared/snapshot-form.ts).
     async snapshot() {
       const early = await options.earlySnapshot?.();

@@ -1,14 +1,29 @@
-/** Which transport the dashboard talks through: the desktop's preload, or HTTP with a token. */
+/** Which transport the dashboard talks through: the desktop's preload, or HTTP with the session cookie. */
 import { ApiError, type ErrorCode, fromErrorBody, unwrap } from '../../shared/api-errors.ts';
 import type { FieldProblem } from '../../shared/errors.ts';
 import { apiFromBridge } from '../../shared/ipc.ts';
 import type { ConsoleBridge, ConsoleEnvelope, ConsoleState } from '../../shared/team-console.ts';
 import type { ConnectionState, ConsoleControl, DashboardApi } from './dashboard-api.ts';
+import { type EarlyRequests, startEarlyRequests } from './early.ts';
 import { createHttpClient } from './http-client.ts';
-import { takeTokenFromLocation } from './token.ts';
+import type { SessionAnswer } from './session.ts';
 
-/** The desktop bridge when there is one; else the HTTP client, once a token is known. */
-export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true } {
+/**
+ * The browser dashboard: the HTTP client (with the session cookie) and who it is signed in as, or
+ * why not (the token screen). The desktop app: its bridge, no sign-in.
+ */
+export type Picked = { api: DashboardApi } | { http: DashboardApi; session: Promise<SessionAnswer> };
+
+/** The HTTP client over the requests the page's first script started. */
+export function browserApi(early: EarlyRequests): Picked {
+  return {
+    http: createHttpClient({ baseUrl: '', fetch: early.fetch, earlySnapshot: early.takeSnapshot }),
+    session: early.session,
+  };
+}
+
+/** The desktop bridge when there is one; else the HTTP client of the signed-in browser. */
+export function pickApi(win: Window): Picked {
   if (win.reaper) {
     const language = win.reaper.language;
     const api: DashboardApi = {
@@ -20,9 +35,9 @@ export function pickApi(win: Window): { api: DashboardApi } | { needsToken: true
     const control = consoleFromBridge(bridge);
     return { api: { ...api, console: control, onConnection: (listener) => connectionOf(control, listener) } };
   }
-  const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
-  if (!token) return { needsToken: true };
-  return { api: createHttpClient({ baseUrl: '', token }) };
+  const early = startEarlyRequests(win);
+  if (!early) throw new Error('no desktop bridge and no browser requests');
+  return browserApi(early);
 }
 
 function unwrapConsole(answer: ConsoleEnvelope): ConsoleState {

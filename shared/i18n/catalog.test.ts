@@ -31,6 +31,10 @@ const SAME_IN_BOTH = new Set<string>([
   'tray:tooltip.count',
   'apps:toolbar.stateOption',
   'apps:table.columns.actions',
+  // Issue 25: the admin role's name, the tokens table's actions column, a name and a role.
+  'common:roles.admin',
+  'settings:tokens.actions',
+  'shell:session.who',
   'apps:console.compact',
   'apps:detail.actions',
   'apps:detail.requestFrom',

@@ -14,7 +14,7 @@ export function DisableReaper({ app }: { app: AppView }) {
   const act = useDashboard((s) => s.act);
   const perform = useDashboard((s) => s.perform);
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
-  const blocked = useActionsBlocked();
+  const blocked = useActionsBlocked('admin');
   const [confirming, setConfirming] = useState(false);
   const releasing = busy === 'release';
   const confirmRef = useRef<HTMLButtonElement>(null);

@@ -26,6 +26,7 @@ import {
   stateLabel,
 } from '../../lib/format.ts';
 import { weekdaysShown } from '../../lib/weekdays.ts';
+import { useCan } from '../../store/access.tsx';
 import { useApi, useDashboard, useServerNow } from '../../store/context.tsx';
 import { errorText } from '../../store/dashboard-store.ts';
 import { ActionButton } from '../common/ActionButton.tsx';
@@ -101,6 +102,7 @@ function Body({ app }: { app: AppView }) {
   const rules = useDashboard((s) => s.rules);
   const history = useDashboard((s) => s.history);
   const editRoute = useDashboard((s) => s.editRoute);
+  const canEdit = useCan('admin');
   const now = useServerNow();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [detailError, setDetailError] = useState<string | null>(null);
@@ -254,7 +256,13 @@ function Body({ app }: { app: AppView }) {
                 {t('detail.routeGrace', { duration: formatDuration(r.gracePeriodMs) })}
                 {r.hosts.length ? ` · ${r.hosts.join(', ')}` : ''}
               </span>
-              <button type="button" className="link" onClick={() => editRoute(r.id)}>
+              <button
+                type="button"
+                className="link"
+                disabled={!canEdit.allowed}
+                title={canEdit.reason}
+                onClick={() => editRoute(r.id)}
+              >
                 {t('detail.edit')}
                 <span className="visually-hidden">{t('detail.editRoute', { label: r.label })}</span>
               </button>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { matchesFilter } from '../../../shared/app-view.ts';
 import { pickedIn } from '../../lib/selection.ts';
 import { sortApps } from '../../lib/sort.ts';
+import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { INITIAL_FILTERS } from '../../store/dashboard-store.ts';
 import { AppsTable } from './AppsTable.tsx';
@@ -88,11 +89,18 @@ function isCheckbox(el: HTMLElement): boolean {
 function EmptyApps() {
   const { t } = useTranslation('apps');
   const editRoute = useDashboard((s) => s.editRoute);
+  const can = useCan('admin');
   return (
     <div className="empty">
       <p>{t('view.empty')}</p>
       <p className="muted">{t('view.emptyHint')}</p>
-      <button type="button" className="primary" onClick={() => editRoute('new')}>
+      <button
+        type="button"
+        className="primary"
+        disabled={!can.allowed}
+        title={can.reason}
+        onClick={() => editRoute('new')}
+      >
         {t('view.newRoute')}
       </button>
     </div>

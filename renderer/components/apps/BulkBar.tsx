@@ -10,6 +10,7 @@ import { causeText } from '../../lib/cause-text.ts';
 import { fullTime } from '../../lib/format.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
+import { useActionsBlocked } from '../common/ActionButton.tsx';
 
 /** A datetime-local value (local time, minutes) of an instant. */
 function localInput(t: number): string {
@@ -30,6 +31,9 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
   const id = useId();
   const [confirmDisable, setConfirmDisable] = useState(false);
   const [until, setUntil] = useState('');
+  // The role signed in (and the connection): an operator for these, an admin to disable.
+  const blocked = useActionsBlocked();
+  const blockedRelease = useActionsBlocked('admin');
   const n = shown.length;
   if (n === 0 && hidden === 0) return null;
   const run = (action: BulkAction, at?: number | null, ids: string[] = shown) => {
@@ -49,13 +53,18 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
       <div className="row-of-buttons">
         <button
           type="button"
-          disabled={running || inError.length === 0}
-          title={notInError > 0 ? t('bulk.resetLeavesOut', { count: notInError }) : undefined}
+          disabled={running || inError.length === 0 || blocked !== null}
+          title={blocked ?? (notInError > 0 ? t('bulk.resetLeavesOut', { count: notInError }) : undefined)}
           onClick={() => run('reset', null, inError)}
         >
           {notInError > 0 ? t('bulk.resetInError', { count: inError.length }) : t('bulk.reset', { count: n })}
         </button>
-        <button type="button" disabled={running || n === 0} onClick={() => run('wake')}>
+        <button
+          type="button"
+          disabled={running || n === 0 || blocked !== null}
+          title={blocked ?? undefined}
+          onClick={() => run('wake')}
+        >
           {t('bulk.wake', { count: n })}
         </button>
         <span className="keep-awake-until">
@@ -69,9 +78,9 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
           />
           <button
             type="button"
-            disabled={running || n === 0 || Number.isNaN(untilAt)}
+            disabled={running || n === 0 || Number.isNaN(untilAt) || blocked !== null}
             onClick={() => run('keepAwake', untilAt)}
-            title={t('bulk.example', { example: fullTime(now + 2 * HOUR) })}
+            title={blocked ?? t('bulk.example', { example: fullTime(now + 2 * HOUR) })}
           >
             {t('bulk.keep', { count: n })}
           </button>
@@ -89,7 +98,8 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
           <button
             type="button"
             className="danger-outline"
-            disabled={running || n === 0}
+            disabled={running || n === 0 || blockedRelease !== null}
+            title={blockedRelease ?? undefined}
             onClick={() => setConfirmDisable(true)}
           >
             {t('bulk.disable', { count: n })}

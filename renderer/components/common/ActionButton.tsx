@@ -1,18 +1,27 @@
 /**
  * The buttons that act on an app (Reset, Wake): busy while the call runs (aria-busy, a spinner and
- * "Resetting…"), and disabled with the reason while the dashboard is disconnected from the reaper.
+ * "Resetting…"), and disabled with the reason while the dashboard is disconnected from the reaper or
+ * the role signed in does not allow them.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
+import type { Role } from '../../../shared/people.ts';
 import { actionLabels, actionsBlockedReason } from '../../lib/explain.ts';
+import { useCan } from '../../store/access.tsx';
 import type { AppAction } from '../../store/change-actions.ts';
 import { useDashboard } from '../../store/context.tsx';
 
-/** Why the app's actions are unavailable now (disconnected), or null. */
-export function useActionsBlocked(): string | null {
+/**
+ * Why the app's actions are unavailable now, or null: the role signed in does not allow them (wake,
+ * reset, keep awake, bulk need an operator; disabling the reaper for an app, an admin), or the
+ * dashboard is disconnected.
+ */
+export function useActionsBlocked(need: Role = 'operator'): string | null {
   useTranslation();
-  return actionsBlockedReason(useDashboard((s) => s.connection));
+  const role = useCan(need).reason;
+  const connection = actionsBlockedReason(useDashboard((s) => s.connection));
+  return role ?? connection;
 }
 
 interface Props {

@@ -96,17 +96,20 @@ export function Switch(props: {
   checked: boolean;
   onChange: (checked: boolean) => void;
   disabled?: boolean;
+  /** Why it is disabled (the role signed in, store/access.tsx). */
+  title?: string | undefined;
   big?: boolean;
   children: ReactNode;
 }) {
   return (
-    <label className={props.big ? 'switch big' : 'switch'}>
+    <label className={props.big ? 'switch big' : 'switch'} title={props.title}>
       <input
         type="checkbox"
         role="switch"
         checked={props.checked}
         aria-checked={props.checked}
         disabled={props.disabled}
+        title={props.title}
         onChange={(e) => props.onChange(e.target.checked)}
       />
       <span aria-hidden="true" className="track" />

@@ -12,6 +12,7 @@ import { formatDurationIn } from '../../../shared/validation.ts';
 import { errorText } from '../../lib/errors.ts';
 import { ownerLabel } from '../../lib/format.ts';
 import { weekdaysShown } from '../../lib/weekdays.ts';
+import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { Switch } from '../common/form.tsx';
 
@@ -99,6 +100,7 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
   const perform = useDashboard((s) => s.perform);
   const [pending, setPending] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const can = useCan('admin');
   const name = app?.name ?? route.appId;
   const title = route.label || name;
 
@@ -130,7 +132,12 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
       </th>
       <td>{app ? ownerLabel(app) : route.ownerId}</td>
       <td>
-        <Switch checked={route.enabled} disabled={pending} onChange={(on) => perform(() => setEnabled(on))}>
+        <Switch
+          checked={route.enabled}
+          disabled={pending || !can.allowed}
+          title={can.reason}
+          onChange={(on) => perform(() => setEnabled(on))}
+        >
           <span className="visually-hidden">{t('table.enabledOf', { title })}</span>
         </Switch>
       </td>
@@ -166,6 +173,8 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
           <>
             <button
               type="button"
+              disabled={!can.allowed}
+              title={can.reason}
               onClick={() => editRoute(route.id)}
               aria-label={t('table.editOf', { title })}
             >
@@ -174,6 +183,8 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
             <button
               type="button"
               className="danger-outline"
+              disabled={!can.allowed}
+              title={can.reason}
               onClick={() => setConfirmDelete(true)}
               aria-label={t('table.deleteOf', { title })}
             >

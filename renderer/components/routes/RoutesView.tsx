@@ -7,6 +7,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Route } from '../../../shared/routes.ts';
+import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { SearchIcon } from '../common/icons.tsx';
 import { RulesSection } from '../rules/RulesSection.tsx';
@@ -21,6 +22,7 @@ export function RoutesView() {
   const apps = useDashboard((s) => s.apps);
   const search = useDashboard((s) => s.routesSearch);
   const setSearch = useDashboard((s) => s.setRoutesSearch);
+  const can = useCan('admin');
   const sorted = useMemo(() => {
     const name = (r: Route) => r.label || apps[r.appId]?.name || r.appId;
     return [...routes].sort((a, b) => name(a).localeCompare(name(b)));
@@ -42,7 +44,13 @@ export function RoutesView() {
           {t('view.title')}
         </h1>
         <p className="muted">{t('view.intro')}</p>
-        <button type="button" className="primary" onClick={() => editRoute('new')}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!can.allowed}
+          title={can.reason}
+          onClick={() => editRoute('new')}
+        >
           {t('view.newRoute')}
         </button>
       </div>

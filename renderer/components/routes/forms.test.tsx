@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api-errors.ts';
 import { HOUR, MINUTE } from '../../../shared/durations.ts';
 import { App, BrowserApp } from '../../App.tsx';
+import { createHttpClient } from '../../api/http-client.ts';
 import { appView, type FakeApi, fakeApi, routeOf } from '../../test/fake-api.ts';
 
 async function open(api: FakeApi, view: 'Routes' | 'Settings') {
@@ -214,9 +215,15 @@ describe('the first run', () => {
     expect(api.calls.some((c) => c.name === 'startDemo')).toBe(true);
   });
 
-  it('asks for the admin token when the page was opened without it', async () => {
-    render(<BrowserApp initial={{ needsToken: true }} />);
-    expect(await screen.findByLabelText('Admin token')).toBeTruthy();
+  it('asks for the token when the browser is not signed in', async () => {
+    const http = createHttpClient({
+      baseUrl: '',
+      fetch: (async () => new Response('{}', { status: 401 })) as typeof fetch,
+    });
+    render(
+      <BrowserApp initial={{ http, session: Promise.resolve({ ok: false, failure: { kind: 'none' } }) }} />,
+    );
+    expect(await screen.findByLabelText('Your token')).toBeTruthy();
     expect(screen.getByText(/admin-token/)).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Rule } from '../../../shared/rules.ts';
 import { errorText } from '../../lib/errors.ts';
+import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { Switch } from '../common/form.tsx';
 import { useGraceText } from '../routes/RoutesTable.tsx';
@@ -16,6 +17,7 @@ export function RulesSection() {
   const rules = useDashboard((s) => s.rules);
   const apps = useDashboard((s) => s.apps);
   const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const can = useCan('admin');
   const managed = useMemo(() => {
     const count = new Map<string, number>();
     for (const a of Object.values(apps)) if (a.ruleId) count.set(a.ruleId, (count.get(a.ruleId) ?? 0) + 1);
@@ -29,7 +31,13 @@ export function RulesSection() {
           {t('rules.title')}
         </h2>
         <p className="muted">{t('rules.intro')}</p>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!can.allowed}
+          title={can.reason}
+          onClick={() => setEditing('new')}
+        >
           {t('rules.newRule')}
         </button>
       </div>
@@ -95,6 +103,7 @@ function RuleRow({
   const perform = useDashboard((s) => s.perform);
   const [pending, setPending] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const can = useCan('admin');
   const title = rule.label || rule.pattern;
 
   const change = async (run: () => Promise<unknown>) => {
@@ -120,7 +129,8 @@ function RuleRow({
       <td>
         <Switch
           checked={rule.enabled}
-          disabled={pending}
+          disabled={pending || !can.allowed}
+          title={can.reason}
           onChange={(enabled) => perform(() => change(() => updateRule(rule.id, { enabled })))}
         >
           <span className="visually-hidden">{t('rules.enabledOf', { title })}</span>
@@ -150,19 +160,28 @@ function RuleRow({
             {index > 0 && (
               <button
                 type="button"
-                disabled={pending}
+                disabled={pending || !can.allowed}
+                title={can.reason}
                 onClick={() => perform(() => change(() => updateRule(rule.id, { position: index - 1 })))}
                 aria-label={t('rules.upOf', { title })}
               >
                 {t('rules.up')}
               </button>
             )}
-            <button type="button" onClick={onEdit} aria-label={t('rules.editOf', { title })}>
+            <button
+              type="button"
+              disabled={!can.allowed}
+              title={can.reason}
+              onClick={onEdit}
+              aria-label={t('rules.editOf', { title })}
+            >
               {t('rules.edit')}
             </button>
             <button
               type="button"
               className="danger-outline"
+              disabled={!can.allowed}
+              title={can.reason}
               onClick={() => setConfirmDelete(true)}
               aria-label={t('rules.deleteOf', { title })}
             >

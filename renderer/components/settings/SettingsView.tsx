@@ -9,12 +9,14 @@ import type { Settings } from '../../../shared/settings.ts';
 import { parseDecimal } from '../../lib/decimal.ts';
 import { msTo } from '../../lib/format.ts';
 import { useUnsavedChanges } from '../../lib/unsaved-changes.ts';
+import { RoleGate } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { FormProblem, NumberField, problemsByField, SaveRow, Switch } from '../common/form.tsx';
 import { CredentialsCard } from './CredentialsCard.tsx';
 import { LanguageSettings } from './LanguageSettings.tsx';
 import { HistorySavingsSettings, TeamAlerts } from './OperationsSettings.tsx';
 import { TeamServerPanel } from './TeamServer.tsx';
+import { TokensSettings } from './TokensSettings.tsx';
 
 type PaceKey =
   | 'intervalMs'
@@ -45,12 +47,16 @@ export function SettingsView() {
       </div>
       <LanguageSettings />
       <TeamServerPanel />
-      <Switches settings={settings} />
-      <Paces settings={settings} />
-      <WakeProxySettings settings={settings} />
-      <HistorySavingsSettings settings={settings} />
-      <TeamAlerts settings={settings} />
-      <CredentialsCard />
+      {/* The settings are an admin's (the language is the reader's own). */}
+      <RoleGate need="admin">
+        <Switches settings={settings} />
+        <Paces settings={settings} />
+        <WakeProxySettings settings={settings} />
+        <HistorySavingsSettings settings={settings} />
+        <TeamAlerts settings={settings} />
+        <CredentialsCard />
+      </RoleGate>
+      <TokensSettings />
       <section className="card" aria-labelledby="about-title">
         <h2 id="about-title">{t('about.title')}</h2>
         <p>

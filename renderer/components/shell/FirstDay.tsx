@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { SavingsReport } from '../../../shared/savings.ts';
 import { errorText } from '../../lib/errors.ts';
 import { eur } from '../../lib/savings-format.ts';
+import { useCan } from '../../store/access.tsx';
 import { useApi, useDashboard } from '../../store/context.tsx';
 
 /** Hours asleep a day the projection supposes: a night, 20:00 to 08:00. */
@@ -42,6 +43,7 @@ export function FirstDay() {
   const [projection, setProjection] = useState<FirstDayProjection | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const can = useCan('admin');
 
   useEffect(() => {
     let live = true;
@@ -89,7 +91,13 @@ export function FirstDay() {
         <button type="button" onClick={() => propose(false)}>
           {t('firstDay.notNow')}
         </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => perform(start)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || !can.allowed}
+          title={can.reason}
+          onClick={() => perform(start)}
+        >
           {t('firstDay.start')}
         </button>
       </div>

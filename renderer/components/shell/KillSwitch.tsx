@@ -5,6 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../store/access.tsx';
 import { useApi, useDashboard } from '../../store/context.tsx';
 import { ModalDialog } from '../common/ModalDialog.tsx';
 import { useConsoleState } from '../settings/TeamServer.tsx';
@@ -14,13 +15,15 @@ export function KillSwitchButton() {
   const on = useDashboard((s) => s.settings?.killSwitch ?? false);
   const known = useDashboard((s) => s.settings !== null);
   const [asking, setAsking] = useState(false);
+  const can = useCan('admin');
   if (!known) return null;
   return (
     <>
       <button
         type="button"
         className={`kill-switch ${on ? 'on' : 'off'}`}
-        title={on ? t('kill.titleOn') : t('kill.titleOff')}
+        title={can.reason ?? (on ? t('kill.titleOn') : t('kill.titleOff'))}
+        disabled={!can.allowed}
         aria-haspopup="dialog"
         onClick={() => setAsking(true)}
       >

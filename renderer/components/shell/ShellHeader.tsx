@@ -14,6 +14,7 @@ import type { View } from '../../store/dashboard-store.ts';
 import { Logo, StateIcon } from '../common/icons.tsx';
 import { ModeLabel } from '../settings/TeamServer.tsx';
 import { KillSwitchButton } from './KillSwitch.tsx';
+import { SignedInAs } from './SignedInAs.tsx';
 
 const NAV: readonly View[] = ['apps', 'history', 'savings', 'routes', 'audit', 'settings'];
 
@@ -69,6 +70,7 @@ export function Header() {
       </ul>
       <div className="status">
         <Where />
+        <SignedInAs />
         <KillSwitchButton />
         <Connection />
       </div>

@@ -181,4 +181,15 @@ export const common = {
   never: 'never',
   unknown: 'unknown',
   opensElsewhere: '(opens in your browser)',
+  /** The roles of a team server's people (shared/people.ts). */
+  roles: {
+    viewer: 'viewer',
+    operator: 'operator',
+    admin: 'admin',
+  },
+  /** Why a control is disabled: the role of the person signed in does not allow it. */
+  access: {
+    needs: 'Needs the {{need}} role: you are signed in as {{have}}',
+    checking: 'Checking who you are signed in as…',
+  },
 } as const;

@@ -42,9 +42,13 @@ export const firstRun = {
     notNow: 'Not now',
   },
   token: {
-    text: "Open the dashboard with the URL the server printed at start (it carries the admin token), or paste the token: it is in the <0>admin-token</0> file of the server's data directory, or in <1>REAPER_ADMIN_TOKEN</1>.",
-    refused: 'The server refused this token.',
-    label: 'Admin token',
-    open: 'Open the dashboard',
+    text: "Sign in with your token: the URL the server printed at start carries the bootstrap token, an admin gives each person their own (Settings, Tokens), and the bootstrap token is in the <0>admin-token</0> file of the server's data directory, or in <1>REAPER_ADMIN_TOKEN</1>. This browser then stays signed in, in every tab, until you sign out.",
+    refused: 'The server refused this token (wrong, revoked or expired).',
+    ended: 'Your session has ended: sign in again. What you were typing is kept.',
+    endedFresh: 'Your session has ended: sign in again.',
+    wait: 'Too many wrong tokens from this address: wait {{count, number}} s before trying again.',
+    unavailable: 'The server cannot be reached ({{error}}): try again.',
+    label: 'Your token',
+    open: 'Sign in',
   },
 } as const;

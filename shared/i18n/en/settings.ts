@@ -144,4 +144,40 @@ export const settings = {
     checking: 'Checking…',
     connect: 'Connect to the team server',
   },
+  /** Settings > Tokens: the people of a team server (issue 25). */
+  tokens: {
+    title: 'Tokens',
+    intro:
+      'A personal token for each person, with a role: viewer (reads everything but secrets), operator (wakes, resets, keeps awake), admin (everything). The person signs in with it once per browser.',
+    name: 'Name',
+    nameHint: 'The person, as the history will name them: lowercase letters, digits, dots, dashes.',
+    badName:
+      "A name is lowercase letters, digits, '.', '_' and '-' (up to 63, starting with a letter or a digit), and not 'bootstrap'.",
+    role: 'Role',
+    expiry: 'Expires',
+    noExpiry: 'Never',
+    days_one: 'In {{count, number}} day',
+    days_other: 'In {{count, number}} days',
+    create: 'Create the token',
+    shownOnce:
+      'The token of {{name}}, shown this once: copy it now and give it to them. It is never shown again (the server keeps only a hash).',
+    copy: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'The browser did not allow copying: select the token and copy it.',
+    done: 'Done',
+    none: 'No personal token yet: the bootstrap token is the only one.',
+    created: 'Created',
+    createdBy: 'by {{by}}, {{at}}',
+    expires: 'Expires',
+    state: 'State',
+    actions: 'Actions',
+    active: 'Active',
+    expired: 'Expired',
+    revokedAt: 'Revoked {{at}}',
+    revoke: 'Revoke',
+    revokeOf: 'Revoke the token of {{name}}',
+    revokeTitle: 'Revoke the token of {{name}}?',
+    revokeBody:
+      'Their sessions end on every instance of the server at once; the token cannot be used again. Create a new one to let them back.',
+  },
 } as const;

@@ -86,4 +86,12 @@ export const shell = {
     unknownApp: 'No managed app {{appId}} here: the link may be from another reaper',
     refreshFailed: 'cannot refresh: {{error}}',
   },
+  /** Who the browser dashboard is signed in as (issue 25). */
+  session: {
+    signedInAs: 'Signed in as',
+    who: '{{name}} · {{role}}',
+    signedInTitle: 'This browser is signed in to the server as {{name}}, with the {{role}} role',
+    signOut: 'Sign out',
+    signOutFailed: 'cannot sign out: {{error}}',
+  },
 } as const;

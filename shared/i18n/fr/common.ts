@@ -165,4 +165,13 @@ export const common: Messages<typeof en> = {
   never: 'jamais',
   unknown: 'inconnu',
   opensElsewhere: '(s’ouvre dans votre navigateur)',
+  roles: {
+    viewer: 'lecteur',
+    operator: 'opérateur',
+    admin: 'admin',
+  },
+  access: {
+    needs: 'Demande le rôle {{need}} : vous êtes connecté en tant que {{have}}',
+    checking: 'Vérification de votre identité…',
+  },
 };

@@ -44,9 +44,13 @@ export const firstRun: Messages<typeof en> = {
     notNow: 'Pas maintenant',
   },
   token: {
-    text: 'Ouvrez le tableau de bord avec l’URL affichée par le serveur au démarrage (elle contient le jeton d’administration), ou collez le jeton : il se trouve dans le fichier <0>admin-token</0> du répertoire de données du serveur, ou dans <1>REAPER_ADMIN_TOKEN</1>.',
-    refused: 'Le serveur a refusé ce jeton.',
-    label: 'Jeton d’administration',
-    open: 'Ouvrir le tableau de bord',
+    text: 'Connectez-vous avec votre jeton : l’URL affichée par le serveur au démarrage contient le jeton d’amorçage, un admin donne à chacun le sien (Réglages, Jetons), et le jeton d’amorçage se trouve dans le fichier <0>admin-token</0> du répertoire de données du serveur, ou dans <1>REAPER_ADMIN_TOKEN</1>. Ce navigateur reste ensuite connecté, dans chaque onglet, jusqu’à la déconnexion.',
+    refused: 'Le serveur a refusé ce jeton (erroné, révoqué ou expiré).',
+    ended: 'Votre session a pris fin : reconnectez-vous. Ce que vous saisissiez est conservé.',
+    endedFresh: 'Votre session a pris fin : reconnectez-vous.',
+    wait: 'Trop de jetons erronés depuis cette adresse : attendez {{count, number}} s avant de réessayer.',
+    unavailable: 'Le serveur est injoignable ({{error}}) : réessayez.',
+    label: 'Votre jeton',
+    open: 'Se connecter',
   },
 };

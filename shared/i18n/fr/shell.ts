@@ -90,4 +90,11 @@ export const shell: Messages<typeof en> = {
     unknownApp: 'Aucune application gérée {{appId}} ici : le lien vient peut-être d’un autre reaper',
     refreshFailed: 'impossible d’actualiser : {{error}}',
   },
+  session: {
+    signedInAs: 'Connecté :',
+    who: '{{name}} · {{role}}',
+    signedInTitle: 'Ce navigateur est connecté au serveur en tant que {{name}}, avec le rôle {{role}}',
+    signOut: 'Se déconnecter',
+    signOutFailed: 'impossible de se déconnecter : {{error}}',
+  },
 };
