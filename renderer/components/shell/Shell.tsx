@@ -135,7 +135,13 @@ function Toasts() {
       {more > 0 && (
         <div className="toast more">
           <span>{t('toasts.more', { count: more })}</span>
-          <button type="button" className="link" onClick={() => toasts.forEach((toast) => dismiss(toast.id))}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              for (const toast of toasts) dismiss(toast.id);
+            }}
+          >
             {t('toasts.dismissAll')}
           </button>
         </div>
