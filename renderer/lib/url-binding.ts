@@ -48,7 +48,8 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
   const off = store.subscribe((s) => {
     if (applying) return;
     const route = routeOf(s);
-    const moved = route.view !== last.view || route.id !== last.id;
+    // A new view, item or order is a step Back returns from; typing in a filter is not.
+    const moved = route.view !== last.view || route.id !== last.id || route.params.sort !== last.params.sort;
     write(s, moved ? 'push' : 'replace');
   });
   const onPop = () => apply();

@@ -15,13 +15,15 @@ import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { i18n } from '../i18n.ts';
 import { causeText } from '../lib/cause-text.ts';
 import { errorText } from '../lib/errors.ts';
-import type { SortDir, SortKey } from '../lib/sort.ts';
+import type { SortKey } from '../lib/sort.ts';
 import { addToast, expireToast, type Toast, type ToastInput, toastGroupText } from '../lib/toasts.ts';
 import { confirmLeave } from '../lib/unsaved-changes.ts';
 import {
   type Filters,
   type HistoryParams,
   INITIAL_FILTERS,
+  INITIAL_SORT,
+  type Sort,
   stateOfRoute,
   type UrlState,
   type View,
@@ -54,7 +56,7 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   settings: Settings | null;
   view: View;
   filters: Filters;
-  sort: { key: SortKey; dir: SortDir };
+  sort: Sort;
   selectedAppId: string | null;
   /** The route the editor shows: an id, 'new', or null when closed. */
   editingRoute: string | 'new' | null;
@@ -292,7 +294,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       settings: null,
       view: 'apps',
       filters: INITIAL_FILTERS,
-      sort: { key: 'name', dir: 'asc' },
+      sort: INITIAL_SORT,
       selectedAppId: null,
       editingRoute: null,
       newRouteFor: null,
