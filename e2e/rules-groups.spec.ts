@@ -59,7 +59,7 @@ async function stop(child: ChildProcess): Promise<void> {
 function nav(page: Page, view: string) {
   return page
     .getByRole('navigation', { name: 'Views' })
-    .getByRole('button', { name: new RegExp(`^${view}`) });
+    .getByRole('link', { name: new RegExp(`^${view}`) });
 }
 
 interface World {

@@ -61,3 +61,17 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
     win.removeEventListener('hashchange', onPop);
   };
 }
+
+/**
+ * A click a link to a place of the dashboard handles in the page: the main button with no modifier.
+ * Any other (middle button, Ctrl, Cmd, Shift, Alt) is the browser's: a new tab or window.
+ */
+export function plainClick(e: {
+  button: number;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}): boolean {
+  return e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey;
+}

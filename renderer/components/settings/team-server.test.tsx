@@ -148,7 +148,7 @@ describe('connecting the desktop to a team server', () => {
     const user = userEvent.setup();
     render(<App api={desktopApi(c.bridge).api} />);
     await screen.findByRole('table', { name: 'Managed apps' });
-    await user.click(within(header()).getByRole('button', { name: 'Settings' }));
+    await user.click(within(header()).getByRole('link', { name: 'Settings' }));
     const form = await screen.findByRole('form', { name: 'Connect to a team server' });
     return { c, user, form };
   }
