@@ -43,6 +43,7 @@ import { get as httpGet } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { MARK_BUNDLE_RAN, MARK_SNAPSHOT_DECODED } from '../renderer/lib/first-screen-marks.ts';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
 import { SseParser } from '../shared/sse.ts';
 import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
@@ -232,6 +233,9 @@ interface Load {
   styleBytes: number;
   /** The page's own paths of those scripts. */
   scripts: string[];
+  /** The page's marks (renderer/api/early.ts), null in a tree without them: the snapshot decoded, the bundle run. */
+  snapshotDecoded: number | null;
+  bundleRan: number | null;
 }
 
 /** What the page measured of its load, once its table has rendered. */
@@ -247,7 +251,10 @@ async function loadOf(page: Page): Promise<Load> {
     const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= window.__bench.firstRows);
     const sum = (list) => list.reduce((a, e) => a + e.encodedBodySize, 0);
     const js = before.filter((e) => /.js$/.test(new URL(e.name).pathname));
+    const mark = (name) => { const m = performance.getEntriesByName(name, 'mark')[0]; return m ? m.startTime : null; };
     return {
+      snapshotDecoded: mark(${JSON.stringify(MARK_SNAPSHOT_DECODED)}),
+      bundleRan: mark(${JSON.stringify(MARK_BUNDLE_RAN)}),
       rows: window.__bench.firstRows,
       painted: window.__bench.firstPainted,
       domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
@@ -304,6 +311,11 @@ export async function firstRender(
     domContentLoadedMedian: quantiles(loads.map((l) => l.domContentLoaded)).median,
     snapshotReceivedMedian: quantiles(loads.flatMap((l) => (l.snapshotEnd === null ? [] : [l.snapshotEnd])))
       .median,
+    // NaN (null in the JSON) in a tree without the page's marks.
+    snapshotDecodedMedian: quantiles(
+      loads.flatMap((l) => (l.snapshotDecoded === null ? [] : [l.snapshotDecoded])),
+    ).median,
+    bundleRanMedian: quantiles(loads.flatMap((l) => (l.bundleRan === null ? [] : [l.bundleRan]))).median,
     runs: loads.map((l) => round(l.rows, 1)),
     ...(mode === 'cold' ? { wire: await wireBytes(fleet, loads[0]!) } : {}),
   };

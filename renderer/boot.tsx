@@ -15,7 +15,14 @@ export async function boot(early: EarlyRequests | null): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root element');
   const initial = early
-    ? { api: createHttpClient({ baseUrl: '', token: early.token, fetch: early.fetch }) }
+    ? {
+        api: createHttpClient({
+          baseUrl: '',
+          token: early.token,
+          fetch: early.fetch,
+          earlySnapshot: early.takeSnapshot,
+        }),
+      }
     : pickApi(window);
   await loadStartingLanguage();
   warmIntl();

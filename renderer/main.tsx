@@ -5,6 +5,7 @@
  */
 import { loadCatalogue } from '../shared/i18n/catalogues.ts';
 import { startEarlyRequests } from './api/early.ts';
+import { MARK_BUNDLE_RAN } from './lib/first-screen-marks.ts';
 import { startingLanguage } from './lib/language-choice.ts';
 import './styles.css';
 
@@ -23,4 +24,5 @@ const styled =
     : null;
 const [{ boot }] = await Promise.all([import('./boot.tsx'), catalogue]);
 await styled;
+performance.mark(MARK_BUNDLE_RAN);
 await boot(early);

@@ -16,6 +16,21 @@ export interface HttpRoute {
   bodyField?: string;
   /** The status of a success (200 unless told). */
   status?: number;
+  /**
+   * An operator's action that may be handed over while the datastore is away: answered 202 Accepted
+   * when the answer's `handedOver` says so (it runs once the datastore is back).
+   */
+  mayBeHandedOver?: true;
+}
+
+/** The status of a success: 202 for an action handed over to run later, else the route's. */
+export function successStatus(route: HttpRoute, answer: unknown): number {
+  const later =
+    route.mayBeHandedOver === true &&
+    typeof answer === 'object' &&
+    answer !== null &&
+    typeof (answer as { handedOver?: unknown }).handedOver === 'string';
+  return later ? 202 : (route.status ?? 200);
 }
 
 export const API_PREFIX = '/api';
@@ -35,10 +50,10 @@ export const HTTP_ROUTES: Record<CallName, HttpRoute> = {
   listApps: { method: 'GET', path: '/api/apps' },
   getApp: { method: 'GET', path: '/api/apps/:appId' },
   history: { method: 'GET', path: '/api/apps/:appId/history' },
-  reset: { method: 'POST', path: '/api/apps/:appId/_reset' },
+  reset: { method: 'POST', path: '/api/apps/:appId/_reset', mayBeHandedOver: true },
   wake: { method: 'POST', path: '/api/apps/:appId/_wake' },
-  keepAwake: { method: 'POST', path: '/api/apps/:appId/_keep-awake' },
-  release: { method: 'POST', path: '/api/apps/:appId/_release' },
+  keepAwake: { method: 'POST', path: '/api/apps/:appId/_keep-awake', mayBeHandedOver: true },
+  release: { method: 'POST', path: '/api/apps/:appId/_release', mayBeHandedOver: true },
   bulk: { method: 'POST', path: '/api/apps/_bulk' },
   listRoutes: { method: 'GET', path: '/api/routes' },
   getRoute: { method: 'GET', path: '/api/routes/:routeId' },

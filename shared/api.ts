@@ -374,7 +374,8 @@ export interface CallOutputs {
   reset: AppView;
   wake: AppView;
   keepAwake: AppView;
-  release: { appId: string; disabledRoutes: Route[] };
+  /** `handedOver`: kept by this instance while the datastore is away, released once it is back. */
+  release: { appId: string; disabledRoutes: Route[]; handedOver: string | null };
   bulk: BulkResult;
   listRoutes: Route[];
   getRoute: Route;

@@ -48,6 +48,7 @@ describe('the view of an app', () => {
       ownerName: 'Acme',
       sleepsAt: NOW + 20 * MINUTE,
       sleepNote: null,
+      handedOver: null,
       managed: true,
       gracePeriodMs: HOUR,
       routeIds: ['route_1'],

@@ -65,6 +65,11 @@ export interface AppView {
   ruleId: string | null;
   /** The group it sleeps and wakes with; null when none. */
   group: string | null;
+  /**
+   * Team mode: an operator's action on it (keep awake, reset, release) handed over while the
+   * datastore was away, kept by this instance until the datastore takes it: what it says. Null: none.
+   */
+  handedOver: string | null;
 }
 
 export interface AppViewContext {
@@ -75,6 +80,14 @@ export interface AppViewContext {
   ownerName: string | null;
   /** When the engine puts this app to sleep if nothing changes (the engine's own computation). */
   sleepDueAt: number | null;
+  /** Team mode: the kind of the operator's action kept here while the datastore is away (null: none). */
+  handedOver?: 'keepAwake' | 'reset' | 'release' | null;
+}
+
+/** What an action handed over while the datastore is away says (the view's `handedOver`, a 202's). */
+export function handedOverNote(kind: 'keepAwake' | 'reset' | 'release'): string {
+  const what = kind === 'keepAwake' ? 'keep awake' : kind;
+  return `${what} handed over: will run when the datastore is back`;
 }
 
 export function toAppView(record: AppRecord, ctx: AppViewContext): AppView {
@@ -110,6 +123,7 @@ export function toAppView(record: AppRecord, ctx: AppViewContext): AppView {
     hasRanges: !schedule.empty,
     ruleId: routing?.ruleId ?? null,
     group: routing?.group ?? null,
+    handedOver: ctx.handedOver ? handedOverNote(ctx.handedOver) : null,
   };
 }
 

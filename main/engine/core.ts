@@ -3,7 +3,7 @@
  * and whether it runs. The Engine owns one and hands it to the journal, the traffic coalescer, the
  * evaluator and the scheduler; none of them is visible outside main/engine.
  */
-import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
+import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { AppRouting } from '../../shared/routes.ts';
@@ -33,6 +33,28 @@ export type HandedAction =
   | { kind: 'reset' }
   | { kind: 'release' };
 
+/** Whether this event is the outcome of the action on the app. */
+export function isOutcome(appId: string, action: HandedAction, e: EngineEvent): boolean {
+  if (e.type === 'removed') return e.appId === appId && action.kind === 'release';
+  if (e.type !== 'history' || e.entry.appId !== appId) return false;
+  switch (action.kind) {
+    case 'keepAwake':
+      return e.entry.kind === 'keep-awake';
+    case 'reset':
+      return e.entry.kind === 'reset';
+    case 'release':
+      return e.entry.kind === 'release';
+    default:
+      return assertNever(action);
+  }
+}
+
+/**
+ * How a hand-over ended (EngineDeps.handOver): `acted`, its outcome seen here; `kept`, the datastore
+ * is away and this instance keeps it until the datastore takes it (then the holder acts on it).
+ */
+export type HandOverAnswer = 'acted' | 'kept';
+
 /** An operator's action handed to the instance acting on the app (EngineDeps.handOver). */
 export interface HandedRequest {
   appId: string;
@@ -61,6 +83,13 @@ export interface EngineDeps {
    */
   acts?: (ownerId: string) => boolean;
   /**
+   * Team mode: asked right before each start or stop of the owner's apps, after the write that asked
+   * for it: null when it may leave, or why not (the lease may have run out while this instance was
+   * paused between the write and the call). A refused call stays pending on the record, and the
+   * owner's holder checks it against Clever Cloud before sending it. None: every call leaves.
+   */
+  callRefusal?: (ownerId: string) => string | null;
+  /**
    * Team mode: a request for an app whose owner another instance acts on, handed over to it (the
    * instances' bus). `asks`: whether this instance's view of the app says it sleeps.
    */
@@ -75,10 +104,11 @@ export interface EngineDeps {
   }) => void;
   /**
    * Team mode: an operator's action on an app whose owner another instance acts on, handed to that
-   * instance; resolves once its outcome reaches this one (team/handover.ts), rejects when none does
-   * in time. None: the engine acts on every app itself.
+   * instance; resolves `acted` once its outcome reaches this one (team/handover.ts), `kept` when the
+   * datastore is away and it is kept until it comes back; rejects when no outcome comes in time after
+   * it was written. None: the engine acts on every app itself.
    */
-  handOver?: (request: HandedRequest) => Promise<void>;
+  handOver?: (request: HandedRequest) => Promise<HandOverAnswer>;
   /**
    * Team mode: a write was refused with LeaseLost (the datastore says another instance holds the
    * owner now): the lease keeper lets the owner go at once, before its next round notices.
@@ -99,6 +129,8 @@ export class EngineCore {
   /** The last application list read of each owner (what the rules match against). */
   readonly ownerApps = new Map<string, CleverApp[]>();
   readonly listeners = new Set<EngineListener>();
+  /** Team mode: operators' actions handed over while the datastore was away, until their outcome is seen. */
+  readonly keptActions = new Map<string, HandedAction>();
   running = false;
   /** Aborted by stop(): the Clever Cloud calls under way end at once. */
   abort = new AbortController();
@@ -118,6 +150,11 @@ export class EngineCore {
   acts(ownerId: string | null): boolean {
     const acts = this.deps.acts;
     return !acts || (ownerId !== null && acts(ownerId));
+  }
+
+  /** Why a start or stop of the owner's apps may not leave now (null: it may; always, outside team mode). */
+  callRefusal(ownerId: string): string | null {
+    return this.deps.callRefusal?.(ownerId) ?? null;
   }
 
   scheduleOf(appId: string): Schedule {
@@ -167,6 +204,10 @@ export class EngineCore {
   }
 
   emit(event: EngineEvent): void {
+    if (this.keptActions.size) {
+      for (const [appId, action] of this.keptActions)
+        if (isOutcome(appId, action, event)) this.keptActions.delete(appId);
+    }
     for (const l of this.listeners) {
       try {
         l(event);

@@ -362,6 +362,14 @@ export class Engine {
     return this.requests.wakeAsked(appId);
   }
 
+  /**
+   * Team mode: the operator's action on the app handed over while the datastore was away, kept by
+   * this instance until the datastore takes it and its outcome is seen here; null when none.
+   */
+  keptAction(appId: string): HandedAction['kind'] | null {
+    return this.core.keptActions.get(appId)?.kind ?? null;
+  }
+
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
   wake(appId: string, source: TrafficSource): Promise<AppRecord | undefined> {
     return this.request(appId, source);

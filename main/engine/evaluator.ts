@@ -134,6 +134,7 @@ export class Evaluator {
     if (decision.start) {
       // Like every call, the start follows a write (team mode: it checks the lease; LeaseLost ends here).
       await this.journal.commit(record, {}, { beforeCall: true });
+      if (this.refused(record, 'start')) return;
       try {
         await this.core.deps.clever.startApplication(record.ownerId, record.appId, {
           signal: this.core.abort.signal,
@@ -207,10 +208,27 @@ export class Evaluator {
     }
   }
 
+  /**
+   * Team mode: the call may not leave (the lease may have run out since the write that asked for it,
+   * this instance having been paused in between): it stays pending on the record, and the owner's
+   * holder checks it against Clever Cloud before sending it (decide-sleep, decide-wake).
+   */
+  private refused(record: AppRecord, call: Call): boolean {
+    const why = this.core.callRefusal(record.ownerId);
+    if (why === null) return false;
+    this.core.deps.log?.(
+      'warn',
+      `the ${call} of ${record.appId} was not sent: ${why}; it stays pending, and is checked against Clever Cloud before it is sent again`,
+    );
+    return true;
+  }
+
   /** Carry out a stop or a start decided (and written) before. */
   private async perform(record: AppRecord, call: Call, actor: Actor): Promise<void> {
     const { clever, log } = this.core.deps;
     const signal = this.core.abort.signal;
+    // Nothing awaited between this check and the call: it is as close to the call as it gets.
+    if (this.refused(record, call)) return;
     try {
       if (call === 'stop') {
         await clever.stopApplication(record.ownerId, record.appId, { signal });

@@ -92,10 +92,33 @@ export function handOver(
   source: TrafficSource,
   action: HandedAction,
 ): Promise<void> | null {
-  const port = core.deps.handOver;
-  if (!port || core.acts(record.ownerId)) return null;
+  if (!core.deps.handOver || core.acts(record.ownerId)) return null;
+  return handTo(core, record, source, action);
+}
+
+/**
+ * Through the port; an action kept here while the datastore is away is remembered on the app (its
+ * view says so, the dashboard shows it pending) until its outcome is seen, and answered at once.
+ */
+async function handTo(
+  core: EngineCore,
+  record: AppRecord,
+  source: TrafficSource,
+  action: HandedAction,
+): Promise<void> {
   const { appId, ownerId, name } = record;
-  return port({ appId, ownerId, name, source, at: core.deps.clock.now(), action });
+  const answer = await core.deps.handOver!({
+    appId,
+    ownerId,
+    name,
+    source,
+    at: core.deps.clock.now(),
+    action,
+  });
+  if (answer !== 'kept') return;
+  core.keptActions.set(appId, action);
+  const latest = core.records.get(appId);
+  if (latest) core.emit({ type: 'app', record: latest });
 }
 
 /**
@@ -116,6 +139,5 @@ export function handOverAfter(
 ): Promise<void> | null {
   const port = core.deps.handOver;
   if (!port || facts.handed || (!(error instanceof LeaseLost) && facts.storageFine)) return null;
-  const { appId, ownerId, name } = record;
-  return port({ appId, ownerId, name, source, at: core.deps.clock.now(), action });
+  return handTo(core, record, source, action);
 }

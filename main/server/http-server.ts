@@ -31,6 +31,7 @@ import {
   type HttpRoute,
   METRICS_PATH,
   matchPath,
+  successStatus,
 } from '../../shared/api-http.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { PEOPLE_ROUTES } from '../../shared/people.ts';
@@ -248,7 +249,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     const result = await audited(backend, who, match.name, input, options.audit);
     const shown = who.role === 'viewer' ? forViewer(match.name, result) : result;
     const answer = byApp ? snapshotByApp(shown as CallOutputs['snapshot']) : shown;
-    await sendJson(res, match.route.status ?? 200, answer, req.headers['accept-encoding']);
+    await sendJson(res, successStatus(match.route, answer), answer, req.headers['accept-encoding']);
 
     async function readJson(r: IncomingMessage): Promise<unknown> {
       const chunks: Buffer[] = [];

@@ -22,26 +22,15 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 import { readEvents, startTeamInstance, type TeamInstance } from '../testing/team-instances.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 30;
 const LEASE_MS = 2000;
+/** How long a test waits for what it waits on (a loaded machine; never a figure asserted). */
+const WAIT = 15_000;
 const START = 'POST /v2/organisations/:XXX/applications/:XXX/instances';
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | false> | T | null | false,
-  ms = 15_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A request to a wake proxy for `host` (fetch cannot set Host). */
 function visit(
@@ -150,7 +139,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
         });
         expect(created.status).toBe(201);
       }
-      await until('the first instance holding the owner', async () => {
+      await until('the first instance holding the owner', WAIT, async () => {
         const { rows } = await db.query<{ holder: string }>('SELECT holder FROM leases');
         return rows.length === 1 && rows[0]!.holder !== '';
       });
@@ -163,7 +152,8 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       const engineB = () => b.server.service.current!.engine;
       await until(
         'the second instance seeing the app asleep',
-        () => engineB().get(asleep.id)?.state === 'Down',
+        WAIT,
+        async () => engineB().get(asleep.id)?.state === 'Down',
       );
       expect((await db.query('SELECT holder FROM leases')).rows).toEqual([{ holder }]);
 
@@ -177,8 +167,12 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       const routes = await eventsB.next(
         (e) => e.type === 'routes' && e.routes.some((r) => r.appId === other.id),
       );
-      const proxyB = await until('the wake proxy of the second instance', () => b.proxyUrl());
-      await until('the second instance knowing the new app', () => engineB().get(other.id)?.state === 'Up');
+      const proxyB = await until('the wake proxy of the second instance', WAIT, async () => b.proxyUrl());
+      await until(
+        'the second instance knowing the new app',
+        WAIT,
+        async () => engineB().get(other.id)?.state === 'Up',
+      );
       await db.query('LISTEN clever_reaper');
       expect(handed).toEqual([]);
       const visitedAt = clock.now();
@@ -186,9 +180,9 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(passed.status).toBe(200);
       expect(passed.body).toContain('docs');
       // that visit is handed to the holder as traffic, which counts it: no sleep while it is used
-      await until('the visit handed over', () => handed.length > 0);
+      await until('the visit handed over', WAIT, async () => handed.length > 0);
       const engineA = () => a.server.service.current!.engine;
-      await until('the holder counting the visit', () => {
+      await until('the holder counting the visit', WAIT, async () => {
         const r = engineA().get(other.id);
         return r !== undefined && r.lastRequestAt !== null && r.lastRequestAt >= visitedAt;
       });
@@ -243,7 +237,11 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(sim.calls.get(START)).toBe(2);
 
       // a client that is not a browser, at the second instance: held until the app is Up, then passed
-      await until('the second instance seeing the api asleep', () => engineB().get(api.id)?.state === 'Down');
+      await until(
+        'the second instance seeing the api asleep',
+        WAIT,
+        async () => engineB().get(api.id)?.state === 'Down',
+      );
       const heldAnswer = await visit(proxyB, 'api.example.test', '/', 'application/json');
       expect(heldAnswer.status).toBe(200);
       expect(heldAnswer.body).toContain('api');
@@ -255,7 +253,11 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect(kept.status).toBe(200);
       expect(kept.body.keepAwakeUntil).toBe(keepUntil);
       // committed when the second instance hears of it; the holder applies it once its commit returns
-      await until('the holder applying it', () => engineA().get(third.id)?.keepAwakeUntil === keepUntil);
+      await until(
+        'the holder applying it',
+        WAIT,
+        async () => engineA().get(third.id)?.keepAwakeUntil === keepUntil,
+      );
       const reset = await b.call<AppView>('POST', `/api/apps/${third.id}/_reset`);
       expect(reset.status).toBe(200);
       const holderHistory = await a.call<HistoryEntry[]>('GET', `/api/apps/${third.id}/history`);
@@ -264,7 +266,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       const released = await b.call<{ appId: string }>('POST', `/api/apps/${third.id}/_release`);
       expect(released.status).toBe(200);
       expect(engineB().get(third.id)).toBeUndefined();
-      await until('the holder releasing it', () => engineA().get(third.id) === undefined);
+      await until('the holder releasing it', WAIT, async () => engineA().get(third.id) === undefined);
       expect((await db.query('SELECT holder FROM leases')).rows).toEqual([{ holder }]);
 
       // the second instance's bus is cut and cannot connect for a while; what was said meanwhile is
@@ -290,7 +292,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       await admin.end();
       await eventsB.next((e) => e.type === 'history' && e.entry.reason === reason, 5000);
-      const listening = await until('the second bus listening again', async () => {
+      const listening = await until('the second bus listening again', WAIT, async () => {
         const { rows } = await db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'clever-reaper bus %'`,
         );
@@ -327,7 +329,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       });
       expect(created.status).toBe(201);
       const engine = () => a.server.service.current!.engine;
-      await until('the app asleep', () => engine().get(asleep.id)?.state === 'Down');
+      await until('the app asleep', WAIT, async () => engine().get(asleep.id)?.state === 'Down');
 
       // the holder dies (its lease now names an instance that never renews it), with a request waiting
       const now = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
@@ -342,7 +344,7 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
       expect((await db.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([{ n: 1 }]);
 
       // the lease expires; the instance taking it over finds the request and acts on it once
-      await until('the app up', () => engine().get(asleep.id)?.state === 'Up', 20_000);
+      await until('the app up', 20_000, async () => engine().get(asleep.id)?.state === 'Up');
       expect(simulator.calls.get(START)).toBe(1);
       expect((await db.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([{ n: 0 }]);
       const history = await a.call<HistoryEntry[]>('GET', `/api/apps/${asleep.id}/history`);

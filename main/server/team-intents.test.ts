@@ -11,8 +11,11 @@
  *    that does not hold the owner, and one of the holder, are kept and written once the database is
  *    back, then acted on (`?wait=true` answers Up); the traffic the holder's wake proxy saw meanwhile
  *    is written too (the app's idle clock moved).
- * 3. A starved pool: queries waiting for a connection past the bound answer 503 at once, never 500.
- * 4. /readyz says `bus` while the instances' bus does not listen.
+ * 3. Operator actions (a reset at the instance not holding the owner, a keep-awake at the holder)
+ *    asked while PostgreSQL is down: answered 202 at once ("handed over: will run when the datastore
+ *    is back", the apps' views say so), written once it is back and acted on once each.
+ * 4. A starved pool: queries waiting for a connection past the bound answer 503 at once, never 500.
+ * 5. /readyz says `bus` while the instances' bus does not listen.
  */
 import { request } from 'node:http';
 import pg from 'pg';
@@ -205,6 +208,69 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
       await until('the traffic seen meanwhile written', WAIT, async () => {
         const at = await lastRequestAt(w.apps.docs);
         return at !== null && at >= visitedAt;
+      });
+    } finally {
+      if (
+        !(await cluster.createDatabase().then(
+          () => true,
+          () => false,
+        ))
+      )
+        cluster.startAgain();
+    }
+  }, 180_000);
+
+  it('operator actions asked while PostgreSQL is down answer 202 at once, show as handed over, and run when it is back', async () => {
+    const w = await world();
+    const entries = async (appId: string, kind: string) => {
+      const client = new pg.Client({ connectionString: w.database });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM history WHERE app_id = $1 AND kind = $2',
+          [appId, kind],
+        );
+        return rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    const resetsBefore = await entries(w.apps.review, 'reset');
+    cluster.crash();
+    try {
+      // At the instance not holding the owner, and at the holder (its own write refused): answered
+      // while the database is still away, 202 and what happens next, never a 504 after 15 s.
+      const reset = await w.b.call<AppView>('POST', `/api/apps/${w.apps.review}/_reset`);
+      expect([reset.status, reset.body.handedOver]).toEqual([
+        202,
+        'reset handed over: will run when the datastore is back',
+      ]);
+      const keepUntil = w.clock.now() + 2 * HOUR;
+      const kept = await w.a.call<AppView>('POST', `/api/apps/${w.apps.docs}/_keep-awake`, {
+        until: keepUntil,
+      });
+      expect([kept.status, kept.body.handedOver]).toEqual([
+        202,
+        'keep awake handed over: will run when the datastore is back',
+      ]);
+      // What the dashboard lists meanwhile: the actions pending on their apps.
+      const listed = await w.b.call<AppView[]>('GET', '/api/apps');
+      expect(listed.body.find((v) => v.appId === w.apps.review)?.handedOver).toMatch(/^reset handed over/);
+      cluster.startAgain();
+      await until('the reset and the keep-awake written and acted on', WAIT, async () => {
+        const a = w.a.server.service.current!.engine;
+        return (
+          a.get(w.apps.docs)?.keepAwakeUntil === keepUntil &&
+          (await entries(w.apps.review, 'reset')) === resetsBefore + 1
+        );
+      });
+      expect(await entries(w.apps.docs, 'keep-awake')).toBe(1);
+      await until('the dashboards no longer show them pending', WAIT, async () => {
+        const views = [
+          ...(await w.a.call<AppView[]>('GET', '/api/apps')).body,
+          ...(await w.b.call<AppView[]>('GET', '/api/apps')).body,
+        ];
+        return views.every((v) => v.handedOver === null);
       });
     } finally {
       if (

@@ -32,6 +32,7 @@ export class AppViews {
       ...ctx,
       ownerName: this.owners.get(record.ownerId) ?? null,
       sleepDueAt: record.state === 'Up' ? sleepDueAt(record, ctx) : null,
+      handedOver: s.engine.keptAction(record.appId),
     });
   }
 

@@ -199,6 +199,7 @@ export async function compose(parts: Parts): Promise<Session> {
     ...(keeper
       ? {
           acts: (owner: string) => keeper.acts(owner),
+          callRefusal: (owner: string) => keeper.callRefusal(owner),
           leaseGuard: (owner: string) => keeper.guard(owner),
           leaseLost: (owner: string) => keeper.lost(owner),
         }

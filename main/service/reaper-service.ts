@@ -293,7 +293,13 @@ export class ReaperService {
           this.deps.log?.('warn', `cannot list the owners: ${describeError(error)}`),
         );
     });
-    this.switching = run.catch(() => undefined);
+    // The caller hears the failure from `run`; the next switch waits for this one, failed or not.
+    this.switching = run.catch((error: unknown) =>
+      this.deps.log?.(
+        'warn',
+        `switching the session failed (the next switch goes on): ${describeError(error)}`,
+      ),
+    );
     return run;
   }
 

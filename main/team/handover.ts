@@ -5,38 +5,30 @@
  * release. The engine only asks (EngineDeps.handOver); this is how team mode answers.
  */
 import { TimeoutError } from '../../shared/api-errors.ts';
-import { assertNever } from '../../shared/domain.ts';
-import type { EngineEvent, EngineListener, HandedAction, HandedRequest } from '../engine/engine.ts';
+import { isOutcome } from '../engine/core.ts';
+import type { EngineListener, HandedRequest } from '../engine/engine.ts';
+
+export { isOutcome };
 
 /** How long an operator's action handed to another instance may take to be seen here (real ms). */
 export const HANDED_ACTION_TIMEOUT_MS = 15_000;
 
-/** Whether this event is the outcome of the action on the app. */
-export function isOutcome(appId: string, action: HandedAction, e: EngineEvent): boolean {
-  if (e.type === 'removed') return e.appId === appId && action.kind === 'release';
-  if (e.type !== 'history' || e.entry.appId !== appId) return false;
-  switch (action.kind) {
-    case 'keepAwake':
-      return e.entry.kind === 'keep-awake';
-    case 'reset':
-      return e.entry.kind === 'reset';
-    case 'release':
-      return e.entry.kind === 'release';
-    default:
-      return assertNever(action);
-  }
-}
-
 /**
  * Resolves once the engine announces the request's outcome (listening from now on, so call it
- * before the request is sent); rejects after `timeoutMs` of real time.
+ * before the request is sent); rejects after `timeoutMs` of real time. Aborted: it stops listening
+ * and never settles (the caller answered otherwise).
  */
 export function outcomeOf(
   on: (listener: EngineListener) => () => void,
   request: HandedRequest,
   timeoutMs = HANDED_ACTION_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      off();
+    });
     const off = on((e) => {
       if (!isOutcome(request.appId, request.action, e)) return;
       clearTimeout(timer);

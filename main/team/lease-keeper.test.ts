@@ -1,6 +1,7 @@
 /**
  * Leases per owner on a real PostgreSQL: balanced across the live instances, given back at once on
- * stop, taken over after expiry with a new fencing token, and a write with the old token refused.
+ * stop, taken over after expiry with a new fencing token, and a write with the old token refused;
+ * a start or a stop refused once the lease, as this instance last renewed it, may have run out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../shared/domain.ts';
@@ -109,5 +110,40 @@ describe.skipIf(skip !== null)(`leases per owner${skip ? ` (skipped: ${skip})` :
       await a.stop();
       for (const s of stores) await s.close();
     }
+  });
+  it('a call may leave only while the lease, as last renewed, has more than a sixth of its time left', async () => {
+    const url = await cluster.createDatabase();
+    const store = await PostgresStore.open(url);
+    const LEASE = 60_000; // rounds by hand; the keeper's monotonic clock is the test's
+    let now = 1_000;
+    const keeper = new LeaseKeeper({
+      table: new PgLeases(store),
+      instanceId: 'a',
+      leaseMs: LEASE,
+      owners: () => OWNERS.slice(0, 1),
+      now: () => now,
+    });
+    const owner = OWNERS[0]!;
+    try {
+      expect(keeper.callRefusal(owner)).toMatch(/does not act on orga_a/);
+      await keeper.start(); // takes the owner: its lease ends at 1,000 + 60,000 on this clock
+      expect(keeper.callRefusal(owner)).toBeNull();
+      now += LEASE - LEASE / 6 - 1; // just more than a sixth left
+      expect(keeper.callRefusal(owner)).toBeNull();
+      now += 1; // a sixth left: a call under way might reach Clever Cloud after the lease
+      expect(keeper.callRefusal(owner)).toMatch(
+        /last renewed 50000 ms ago \(lease 60000 ms\): it may have run out/,
+      );
+      now += LEASE; // paused past the lease, and not told yet: still acting, its calls refused
+      expect(keeper.acts(owner)).toBe(true);
+      expect(keeper.callRefusal(owner)).not.toBeNull();
+      await keeper.runRound(); // the database still says it holds it: renewed from this round's start
+      expect(keeper.callRefusal(owner)).toBeNull();
+      expect(keeper.callRefusal(OWNERS[1]!)).toMatch(/does not act on orga_b/);
+    } finally {
+      await keeper.stop();
+      await store.close();
+    }
+    expect(keeper.callRefusal(owner)).toMatch(/does not act/);
   });
 });

@@ -43,6 +43,8 @@ export interface LeaseKeeperOptions {
   onLetGo?(ownerIds: string[]): Promise<void>;
   /** After each round: the owners this instance does not act on (their records, read for the dashboard). */
   onRound?(others: string[]): Promise<void>;
+  /** Monotonic real time in ms (default `performance.now()`): a lease's end as this instance knows it. */
+  now?: () => number;
   log?: Log;
 }
 
@@ -53,6 +55,13 @@ export class LeaseKeeper {
   private readonly held = new Map<string, number>();
   /** The owners acted on: held, and their records read again since they were taken. */
   private readonly active = new Set<string>();
+  /**
+   * Owner -> the end of its lease on this instance's monotonic clock: the moment the round that took
+   * or renewed it began, plus the lease time. The database set its expiry later than that moment, so
+   * this end is never after the database's: past it, another instance may hold the owner.
+   */
+  private readonly until = new Map<string, number>();
+  private readonly now: () => number;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private round: Promise<void> | null = null;
   private running = false;
@@ -69,11 +78,28 @@ export class LeaseKeeper {
     this.options = options;
     this.instanceId = options.instanceId ?? newInstanceId();
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Whether this instance acts on the owner's apps now. */
   acts(ownerId: string): boolean {
     return this.active.has(ownerId);
+  }
+
+  /**
+   * Whether a start or a stop of the owner's apps may leave now (null), or why not. Asked right
+   * before the call, after the write that asked for it: that write checked the lease, but an instance
+   * frozen between the two (SIGSTOP, a long pause, a frozen VM) may resume after its lease ran out and
+   * another instance took the owner over and sent the call itself. Clever Cloud takes no fencing
+   * token, so the check is here: the call leaves only while the lease, as last renewed, has more than
+   * a sixth of the lease time left (a call under way reaches Clever Cloud before the lease can end).
+   */
+  callRefusal(ownerId: string): string | null {
+    if (!this.active.has(ownerId)) return `this instance does not act on ${ownerId} now`;
+    const left = (this.until.get(ownerId) ?? Number.NEGATIVE_INFINITY) - this.now();
+    if (left > this.leaseMs / 6) return null;
+    const ago = Math.round(this.leaseMs - left);
+    return `the lease of ${ownerId} was last renewed ${ago} ms ago (lease ${this.leaseMs} ms): it may have run out (this instance was paused, or the database was slow), so another instance may be acting on it`;
   }
 
   /**
@@ -91,8 +117,7 @@ export class LeaseKeeper {
    */
   lost(ownerId: string): void {
     if (!this.held.has(ownerId)) return;
-    this.held.delete(ownerId);
-    this.active.delete(ownerId);
+    this.forget(ownerId);
     this.options.log?.('info', `lease lost (a write was refused: another instance holds it): ${ownerId}`);
     const letGo = this.options.onLetGo?.([ownerId]) ?? Promise.resolve();
     letGo
@@ -151,6 +176,7 @@ export class LeaseKeeper {
     await this.round; // never rejects: a failed round is logged
     const leases = this.leases([...this.held.keys()]);
     this.active.clear();
+    this.until.clear();
     await this.options.onLetGo?.(leases.map((l) => l.owner));
     this.held.clear();
     try {
@@ -189,6 +215,13 @@ export class LeaseKeeper {
     );
   }
 
+  /** The owner is no longer held here. */
+  private forget(ownerId: string): void {
+    this.held.delete(ownerId);
+    this.active.delete(ownerId);
+    this.until.delete(ownerId);
+  }
+
   private leases(owners: readonly string[]): HeldLease[] {
     return owners.map((owner) => ({ owner, token: this.held.get(owner) ?? 0 }));
   }
@@ -196,6 +229,7 @@ export class LeaseKeeper {
   private async roundNow(): Promise<void> {
     const { table } = this.options;
     const known = [...new Set(this.options.owners())].filter((o) => o !== '');
+    const began = this.now();
     const { renewed, live, total } = await table.beat(
       this.instanceId,
       this.leaseMs,
@@ -204,13 +238,11 @@ export class LeaseKeeper {
     );
     this.lastRoundAt = Date.now();
     if (!this.running) return;
+    for (const o of renewed) if (this.held.has(o)) this.until.set(o, began + this.leaseMs);
 
     const lost = [...this.held.keys()].filter((o) => !renewed.has(o));
     if (lost.length) {
-      for (const o of lost) {
-        this.held.delete(o);
-        this.active.delete(o);
-      }
+      for (const o of lost) this.forget(o);
       this.options.log?.('info', `leases lost (another instance took them over): ${lost.join(', ')}`);
       await this.options.onLetGo?.(lost);
     }
@@ -226,7 +258,10 @@ export class LeaseKeeper {
 
   /** Give these leases back (a new instance takes its share), once their actions under way ended. */
   private async giveBack(owners: string[]): Promise<void> {
-    for (const o of owners) this.active.delete(o);
+    for (const o of owners) {
+      this.active.delete(o);
+      this.until.delete(o);
+    }
     await this.options.onLetGo?.(owners);
     const leases = this.leases(owners);
     for (const o of owners) this.held.delete(o);
@@ -236,9 +271,13 @@ export class LeaseKeeper {
 
   /** Take up to `count` free or expired leases; act on them once their records were read again. */
   private async take(count: number): Promise<void> {
+    const began = this.now();
     const taken = await this.options.table.take(this.instanceId, this.leaseMs, count);
     if (!taken.length) return;
-    for (const t of taken) this.held.set(t.owner, t.token);
+    for (const t of taken) {
+      this.held.set(t.owner, t.token);
+      this.until.set(t.owner, began + this.leaseMs);
+    }
     const owners = taken.map((t) => t.owner);
     try {
       await this.options.onTaken?.(owners);

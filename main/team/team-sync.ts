@@ -14,12 +14,15 @@
  * - After the bus reconnects, what it may have missed is read again: the records of the owners this
  *   instance does not act on, the entries added meanwhile, the routes and settings, the requests.
  */
+import { UnavailableError } from '../../shared/api-errors.ts';
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { HandOverAnswer } from '../engine/core.ts';
 import type { Engine, HandedRequest } from '../engine/engine.ts';
 import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
 import type { TeamBus } from './bus.ts';
-import { outcomeOf } from './handover.ts';
+import { HANDED_ACTION_TIMEOUT_MS, outcomeOf } from './handover.ts';
+import { IntentOutbox, OUTBOX_MAX, type OutboxEntry } from './intent-outbox.ts';
 
 export interface TeamSyncOptions {
   bus: TeamBus;
@@ -45,10 +48,6 @@ export interface TeamSyncOptions {
 
 /** A request handed over is kept this long when no time to live is given (real ms). */
 export const DEFAULT_INTENT_TTL_MS = 20 * 60_000;
-/** At most this many handed-over requests are kept here while the datastore is away. */
-export const OUTBOX_MAX = 10_000;
-/** The backoff of the writes of kept requests (real ms): the first delay, doubling, and the longest. */
-const OUTBOX_BACKOFF = { first: 100, max: 5000 };
 
 /** How many history ids are remembered as announced (a catch-up after a drop skips them). */
 const SEEN_IDS = 5000;
@@ -85,16 +84,16 @@ export class TeamSync {
     { at: number; asked: boolean; next: ForwardedRequest | null; timer: ReturnType<typeof setTimeout> | null }
   >();
 
-  /** Requests handed over, not written yet (the datastore away), oldest first. */
-  private readonly outbox: { request: ForwardedRequest; keptAt: number }[] = [];
-  private outboxDropped = 0;
-  private outboxExpired = 0;
-  private outboxFailures = 0;
-  private outboxTimer: ReturnType<typeof setTimeout> | null = null;
-  private publishing: Promise<void> | null = null;
+  /** Requests handed over, not written yet (the datastore away). */
+  private readonly outbox: IntentOutbox;
 
   constructor(options: TeamSyncOptions) {
     this.options = options;
+    this.outbox = new IntentOutbox({
+      publish: (request) => options.bus.publish(request),
+      ttlMs: () => this.ttlMs(),
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
 
   /** Listen to the bus (its first `connected` message sets where the history is read from). */
@@ -112,15 +111,7 @@ export class TeamSync {
     if (this.retry) clearTimeout(this.retry);
     for (const s of this.sent.values()) if (s.timer) clearTimeout(s.timer);
     this.sent.clear();
-    if (this.outboxTimer) clearTimeout(this.outboxTimer);
-    this.outboxTimer = null;
-    await this.publishing; // never rejects: a failed write is kept and tried again
-    if (this.outbox.length) {
-      this.options.log?.(
-        'warn',
-        `${this.outbox.length} requests handed over were not written before the stop (the datastore was away)`,
-      );
-    }
+    await this.outbox.stop();
     await this.running; // never rejects: a failed read is logged and tried again
     await Promise.all(this.acting);
   }
@@ -167,11 +158,34 @@ export class TeamSync {
    * An operator's action on an app another instance acts on (EngineDeps.handOver): published at
    * once; resolves once its outcome reaches this instance's engine (handover.ts).
    */
-  handOver(request: HandedRequest): Promise<void> {
-    const seen = outcomeOf((listener) => this.options.engine().on(listener), request);
+  async handOver(request: HandedRequest): Promise<HandOverAnswer> {
+    const answered = new AbortController();
+    const seen = outcomeOf(
+      (listener) => this.options.engine().on(listener),
+      request,
+      HANDED_ACTION_TIMEOUT_MS,
+      answered.signal,
+    );
+    let keptHere = () => {};
+    const kept = new Promise<'kept'>((resolve) => {
+      keptHere = () => resolve('kept');
+    });
     const { name: _name, ...handed } = request;
-    this.forward({ ...handed, asks: false });
-    return seen;
+    const entry = this.stopped ? null : this.send(handed, keptHere);
+    try {
+      if (!entry) {
+        throw new UnavailableError(
+          `the ${request.action.kind} of ${request.name} was not handed over: ${this.stopped ? 'this instance is stopping' : `${OUTBOX_MAX} requests already wait for the datastore`}`,
+        );
+      }
+      return await Promise.race([seen.then(() => 'acted' as const), kept]);
+    } catch (error) {
+      // No outcome in time and still not written (the datastore never answered): kept here.
+      if (entry && this.outbox.holds(entry)) return 'kept';
+      throw error;
+    } finally {
+      answered.abort();
+    }
   }
 
   /** These owners were just taken: the requests left for them are acted on. */
@@ -186,76 +200,14 @@ export class TeamSync {
     this.schedule();
   }
 
-  /**
-   * Hand a request over: written at once, or kept here (in order, at most OUTBOX_MAX, each until its
-   * time to live) while the datastore is away, and written once it is back, tried again with backoff.
-   */
-  private send(request: ForwardedRequest): void {
-    if (this.outbox.length >= OUTBOX_MAX) {
-      this.outboxDropped++;
-      this.options.log?.(
-        'error',
-        `a request for ${request.appId} was not kept: ${OUTBOX_MAX} requests already wait for the datastore`,
-      );
-      return;
-    }
-    this.outbox.push({ request, keptAt: Date.now() });
-    if (!this.publishing && !this.outboxTimer) this.drain();
+  /** Hand a request over: written at once, or kept here while the datastore is away (intent-outbox.ts). */
+  private send(request: ForwardedRequest, keptHere?: () => void): OutboxEntry | null {
+    return this.outbox.send(request, keptHere);
   }
 
   /** How many handed-over requests wait to be written (the datastore away), and how many were not kept. */
   get outboxFacts(): { waiting: number; dropped: number; expired: number } {
-    return { waiting: this.outbox.length, dropped: this.outboxDropped, expired: this.outboxExpired };
-  }
-
-  /** Write the kept requests, oldest first; on a failure, again after a backoff. */
-  private drain(): void {
-    this.publishing = this.drainNow().finally(() => {
-      this.publishing = null;
-    });
-  }
-
-  private async drainNow(): Promise<void> {
-    while (this.outbox.length && !this.stopped) {
-      const next = this.outbox[0]!;
-      if (Date.now() - next.keptAt > this.ttlMs()) {
-        this.outbox.shift();
-        this.outboxExpired++;
-        this.options.log?.(
-          'warn',
-          `a request for ${next.request.appId} expired before the datastore took it (kept ${Math.round(this.ttlMs() / 1000)} s)`,
-        );
-        continue;
-      }
-      try {
-        await this.options.bus.publish(next.request);
-      } catch (error) {
-        const delay = Math.min(OUTBOX_BACKOFF.max, OUTBOX_BACKOFF.first * 2 ** this.outboxFailures);
-        this.outboxFailures++;
-        if (this.outboxFailures === 1) {
-          this.options.log?.(
-            'warn',
-            `a request for ${next.request.appId} could not be handed to the instance acting on it yet (${describeError(error)}): ${this.outbox.length} kept here, written once the datastore answers (tried again with backoff)`,
-          );
-        }
-        this.outboxTimer = setTimeout(
-          () => {
-            this.outboxTimer = null;
-            if (!this.stopped) this.drain();
-          },
-          delay * (0.75 + Math.random() * 0.5),
-        );
-        return;
-      }
-      this.outbox.shift();
-      if (this.outboxFailures > 0) {
-        this.options.log?.(
-          'info',
-          `the datastore takes handed-over requests again (after ${this.outboxFailures} tries)`,
-        );
-        this.outboxFailures = 0;
-      }
-    }
+    return this.outbox.facts;
   }
 
   private ttlMs(): number {

@@ -30,6 +30,8 @@ export interface HarnessOptions {
   leaseGuard?: (ownerId: string) => LeaseGuard | null;
   /** Team mode: whether the engine acts on an owner's apps. */
   acts?: (ownerId: string) => boolean;
+  /** Team mode: why a start or stop may not leave now (null: it may). */
+  callRefusal?: (ownerId: string) => string | null;
   /** Diagnostics of the engine. */
   log?: Log;
   clock?: ManualClock;
@@ -54,6 +56,7 @@ export function harness(options: HarnessOptions = {}) {
     config,
     ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
     ...(options.acts ? { acts: options.acts } : {}),
+    ...(options.callRefusal ? { callRefusal: options.callRefusal } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());

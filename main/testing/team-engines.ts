@@ -68,7 +68,16 @@ export interface TeamWorld {
   committed: Committed[];
   /** Writes the datastore refused for a lease no longer held (fencing at work). */
   refused: number;
+  /**
+   * The lease time on the manual clock (the test expires a lease after it). Given, each instance's
+   * lease keeper judges its leases on the manual clock too, so that a start or a stop is refused
+   * once the lease it last renewed may have run out (LeaseKeeper.callRefusal), as on real time.
+   */
+  leaseMs?: number;
 }
+
+/** The leases' time on the database's clock: never runs out during a run (the test expires them). */
+const KEEPER_LEASE_MS = 60 * 60_000;
 
 export interface TeamInstance {
   readonly id: string;
@@ -182,7 +191,9 @@ export async function startInstance(world: TeamWorld, id: string): Promise<TeamI
     table: new PgLeases(store),
     instanceId: id,
     // Never runs out on the database's clock during a run: the test expires leases on the manual clock.
-    leaseMs: 60 * 60_000,
+    leaseMs: KEEPER_LEASE_MS,
+    // Its own clock: the manual one, scaled so that its lease time is the test's.
+    ...(world.leaseMs ? { now: () => world.clock.now() * (KEEPER_LEASE_MS / world.leaseMs!) } : {}),
     owners: () => [...engine!.list().map((r) => r.ownerId), ...config.routes().map((r) => r.ownerId)],
     onTaken: (owners) => engine!.reloadOwners(owners),
     onActive: (owners) => engine!.actOn(owners),
@@ -196,6 +207,7 @@ export async function startInstance(world: TeamWorld, id: string): Promise<TeamI
     config,
     leaseGuard: (owner) => keeper.guard(owner),
     acts: (owner) => keeper.acts(owner),
+    callRefusal: (owner) => keeper.callRefusal(owner),
   });
   config.onChange(() => engine!.configChanged());
   Object.assign(self, {

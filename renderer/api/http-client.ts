@@ -15,6 +15,11 @@ export interface HttpClientOptions {
   baseUrl: string;
   token: string;
   fetch?: typeof fetch;
+  /**
+   * The snapshot the page's first script asked for, already decoded (renderer/api/early.ts): the
+   * first snapshot() takes it; null (or its answer null) asks the server as usual.
+   */
+  earlySnapshot?: () => Promise<Snapshot | null> | null;
 }
 
 export function createHttpClient(options: HttpClientOptions): DashboardApi {
@@ -118,6 +123,8 @@ export function createHttpClient(options: HttpClientOptions): DashboardApi {
     ...calls,
     // By app: half the bytes on the wire for the same data (shared/snapshot-form.ts).
     async snapshot() {
+      const early = await options.earlySnapshot?.();
+      if (early) return early;
       const answer = await invoke('snapshot', { form: SNAPSHOT_BY_APP });
       return (isSnapshotByApp(answer) ? snapshotFromForm(answer) : answer) as Snapshot;
     },

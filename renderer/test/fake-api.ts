@@ -37,6 +37,7 @@ export function appView(name: string, state: ReaperState, fields: Partial<AppVie
     lastRequestSource: null,
     sleepsAt: state === 'Up' ? NOW + 20 * MINUTE : null,
     sleepNote: null,
+    handedOver: null,
     mustBeUpUntil: null,
     nextMustBeUpAt: null,
     keepAwakeUntil: null,

@@ -1,7 +1,7 @@
 /** The calls about the managed apps: list, detail, history, and the operator's actions on one. */
 import type { AppDetail } from '../../../shared/api.ts';
 import { ConflictError, TimeoutError } from '../../../shared/api-errors.ts';
-import { matchesFilter } from '../../../shared/app-view.ts';
+import { handedOverNote, matchesFilter } from '../../../shared/app-view.ts';
 import type { AppRecord } from '../../../shared/domain.ts';
 import { DAY, MINUTE } from '../../../shared/durations.ts';
 import { InputError, NotFoundError } from '../../../shared/errors.ts';
@@ -103,7 +103,8 @@ export function appCalls(ctx: CallContext): HandlersOf<AppCall> {
         return disabled;
       });
       await s.engine.releaseNow(appId);
-      return { appId, disabledRoutes };
+      const kept = s.engine.keptAction(appId) === 'release';
+      return { appId, disabledRoutes, handedOver: kept ? handedOverNote('release') : null };
     },
   };
 }

@@ -166,6 +166,7 @@ async function run(cluster: PostgresCluster, size: number, commands: Command[]):
     clock,
     cloud,
     url,
+    leaseMs: LEASE_MS,
     committed,
     refused: 0,
     config: () => {

@@ -101,6 +101,11 @@ export const AppRow = memo(function AppRow({
           <span className="sub" title={t('row.since', { time: fullTime(app.stateSince) })}>
             {t('row.for', { duration: shortDuration(now - app.stateSince) })}
           </span>
+          {app.handedOver && (
+            <span className="sub pending" title={app.handedOver}>
+              {t('row.handedOver')}
+            </span>
+          )}
         </div>
       </td>
       {columns.has('clever') && (

@@ -180,6 +180,16 @@ describe('the kill switch and dry-run', () => {
     expect(within(row('qa-env')).getByText('no sleep')).toBeTruthy();
     expect(within(row('qa-env')).getByText('kill switch on')).toBeTruthy();
   });
+
+  it('shows an action handed over while the datastore is away as pending (team mode)', async () => {
+    const note = 'reset handed over: will run when the datastore is back';
+    await renderDashboard(
+      fakeApi({ apps: [appView('qa-env', 'Error', { handedOver: note }), appView('docs', 'Up')] }),
+    );
+    const pending = within(row('qa-env')).getByText('pending: runs when the datastore is back');
+    expect(pending.getAttribute('title')).toBe(note);
+    expect(within(row('docs')).queryByText('pending: runs when the datastore is back')).toBeNull();
+  });
 });
 
 describe('the details of an app', () => {

@@ -47,6 +47,7 @@ export const apps = {
     since: 'since {{time}}',
     for: 'for {{duration}}',
     noRequest: 'none seen',
+    handedOver: 'pending: runs when the datastore is back',
     reset: 'Reset {{name}}',
     wake: 'Wake {{name}}',
   },

@@ -50,6 +50,7 @@ export const apps: Messages<typeof en> = {
     since: 'depuis le {{time}}',
     for: 'depuis {{duration}}',
     noRequest: 'aucune vue',
+    handedOver: 'en attente : s’exécute au retour de la base de données',
     reset: 'Réinitialiser {{name}}',
     wake: 'Réveiller {{name}}',
   },
