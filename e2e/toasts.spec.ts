@@ -44,30 +44,28 @@ test.describe('toasts at scale', () => {
 
     // Read in one go in the page (the virtualised table redraws its rows as the apps change), each
     // box cut to what its scrolling ancestors show: a row scrolled out of the table is covered by none.
+    type Box = { name: string; box: { x: number; y: number; width: number; height: number } };
+    // The function runs in the page (the e2e code has no DOM types: a string, as views.ts settle()).
     const boxes = (selector: string) =>
-      page.evaluate((sel) => {
-        return [...document.querySelectorAll(sel)].flatMap((el) => {
-          let { left, top, right, bottom } = el.getBoundingClientRect();
-          for (let a = el.parentElement; a; a = a.parentElement) {
-            if (getComputedStyle(a).overflow === 'visible') continue;
-            const c = a.getBoundingClientRect();
-            left = Math.max(left, c.left);
-            top = Math.max(top, c.top);
-            right = Math.min(right, c.right);
-            bottom = Math.min(bottom, c.bottom);
-          }
-          if (right <= left || bottom <= top) return [];
-          const name = el.getAttribute('aria-label') ?? el.textContent ?? '';
-          return [{ name, box: { x: left, y: top, width: right - left, height: bottom - top } }];
-        });
-      }, selector);
+      page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].flatMap((el) => {
+        let { left, top, right, bottom } = el.getBoundingClientRect();
+        for (let a = el.parentElement; a; a = a.parentElement) {
+          if (getComputedStyle(a).overflow === 'visible') continue;
+          const c = a.getBoundingClientRect();
+          left = Math.max(left, c.left); top = Math.max(top, c.top);
+          right = Math.min(right, c.right); bottom = Math.min(bottom, c.bottom);
+        }
+        if (right <= left || bottom <= top) return [];
+        const name = el.getAttribute('aria-label') ?? el.textContent ?? '';
+        return [{ name, box: { x: left, y: top, width: right - left, height: bottom - top } }];
+      })`) as Promise<Box[]>;
     const controls = await boxes(
       '.main :is(button, a, input, select, [role="checkbox"]), .drawer :is(button, a, input, select), .header :is(button, a, input, select)',
     );
     expect(controls.length).toBeGreaterThan(10);
     const shown = await boxes('.toasts .toast');
     expect(shown.length).toBeGreaterThan(0);
-    const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    const overlaps = (a: Box['box'], b: Box['box']) =>
       a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     const covered = shown.flatMap((t) =>
       controls.filter((c) => overlaps(t.box, c.box)).map((c) => `${t.name} covers ${c.name}`),

@@ -363,7 +363,8 @@ async function main(): Promise<void> {
   // The token is printed once, when it is generated: a log kept by a supervisor would keep it too.
   console.log(`Dashboard: ${server.token.created ? server.dashboardUrl : `${server.url}/`}`);
   // Where browsers wake apps, beside the dashboard (on one port: said last, below).
-  if (!options.onePort) console.log(wakeProxyLine(server.service.current?.traffic.wakeProxy.address ?? null));
+  if (!options.onePort)
+    console.log(wakeProxyLine(server.service.current?.traffic.wakeProxy?.address ?? null));
   console.log(`Admin API: ${server.url}/api  (Authorization: Bearer <token>)`);
   console.log(
     server.token.source === 'environment'
