@@ -119,7 +119,7 @@ test('a pasted #/apps/app_... link opens that app after a reload; Back returns t
   await expect(page.getByRole('table', { name: 'Managed apps' }).locator('tbody tr[data-app]')).toHaveCount(
     1,
   );
-  await page.getByRole('button', { name: /^History/ }).click();
+  await page.getByRole('link', { name: /^History/ }).click();
   await expect(page).toHaveURL(/#\/history$/);
   await page.goBack();
   await expect(page).toHaveURL(/#\/apps\?errors=1$/);

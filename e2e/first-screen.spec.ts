@@ -47,7 +47,7 @@ test.describe('the first screen', () => {
 
     // The other views arrive when opened.
     for (const view of ['History', 'Savings', 'Routes', 'Settings']) {
-      await page.getByRole('button', { name: new RegExp(`^${view}`) }).click();
+      await page.getByRole('link', { name: new RegExp(`^${view}`) }).click();
       await expect(page.getByRole('heading', { level: 1, name: view })).toBeVisible();
       expect(requests.some((r) => new RegExp(`/assets/${view}View-[\\w-]+\\.js$`).test(r.url()))).toBe(true);
     }
@@ -56,7 +56,7 @@ test.describe('the first screen', () => {
     requests.length = 0;
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await page.getByRole('button', { name: /^Apps/ }).click();
+    await page.getByRole('link', { name: /^Apps/ }).click();
     await expect(appRow(page, 'shop-staging')).toBeVisible();
     expect(requests.filter((r) => new URL(r.url()).pathname === '/api/snapshot')).toHaveLength(1);
   });

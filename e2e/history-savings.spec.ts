@@ -10,7 +10,7 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   reaper,
 }) => {
   await page.goto(reaper.dashboardUrl);
-  await page.getByRole('button', { name: /^History/ }).click();
+  await page.getByRole('link', { name: /^History/ }).click();
   const table = page.getByRole('table', { name: 'History, newest first' });
   await expect(table.getByRole('button', { name: 'api-sandbox' }).first()).toBeVisible();
   // The app picker is a combobox: type part of the name, pick the option.
@@ -38,7 +38,7 @@ test('the savings show an app asleep, priced from the price system, with the fal
   reaper,
 }) => {
   await page.goto(reaper.dashboardUrl);
-  await page.getByRole('button', { name: /^Savings/ }).click();
+  await page.getByRole('link', { name: /^Savings/ }).click();
   const row = page.getByRole('row', { name: /api-sandbox/ });
   await expect(row).toContainText('S × 2');
   await expect(page.getByText(/read as drops per 10 minutes × 0.0097 € per drop/)).toBeVisible();

@@ -71,12 +71,12 @@ test('a route disabled from the dashboard releases its app: started, then forgot
   const appId = await reaper.appId('old-reports');
   await page.goto(reaper.dashboardUrl);
   await expect(badge(appRow(page, 'old-reports'))).toHaveText('Asleep');
-  await page.getByRole('button', { name: /^Routes/ }).click();
+  await page.getByRole('link', { name: /^Routes/ }).click();
   const toggle = page.getByRole('switch', { name: 'Route of old reports (to retire) enabled' });
   await expect(toggle).toBeChecked();
   await toggle.click();
   await expect(toggle).not.toBeChecked();
-  await page.getByRole('button', { name: /^Apps/ }).click();
+  await page.getByRole('link', { name: /^Apps/ }).click();
   // Noticed by the job, released after the release delay (a minute of engine time).
   await expect(appRow(page, 'old-reports')).toHaveCount(0);
   await expect(page.getByRole('status').filter({ hasText: 'old-reports was released' })).toBeVisible();
@@ -108,7 +108,7 @@ test('Disable the reaper releases an app at once', async ({ page, reaper }) => {
 
 test('the kill switch stops all sleeps until it is turned off', async ({ page, reaper }) => {
   await page.goto(reaper.dashboardUrl);
-  await page.getByRole('button', { name: /^Settings/ }).click();
+  await page.getByRole('link', { name: /^Settings/ }).click();
   await page.getByRole('switch', { name: /Kill switch/ }).click();
   await expect(page.getByText('Kill switch on:')).toBeVisible();
 
@@ -127,7 +127,7 @@ test('the kill switch stops all sleeps until it is turned off', async ({ page, r
   const from = await reaper.now();
   await expect.poll(() => reaper.now(), { timeout: 30_000 }).toBeGreaterThan(from + 2 * 60_000 + 30_000);
 
-  await page.getByRole('button', { name: /^Apps/ }).click();
+  await page.getByRole('link', { name: /^Apps/ }).click();
   for (const name of [...idle, 'idle-review']) {
     await expect(badge(appRow(page, name))).toHaveText('Up');
     await expect(appRow(page, name)).toContainText('kill switch on');
@@ -153,7 +153,7 @@ test('changes made through the admin API appear on the page without a reload', a
 
 test('a route created from the dashboard puts a picked app under the reaper', async ({ page, reaper }) => {
   await page.goto(reaper.dashboardUrl);
-  await page.getByRole('button', { name: /^Routes/ }).click();
+  await page.getByRole('link', { name: /^Routes/ }).click();
   await page.getByRole('button', { name: 'New route' }).click();
   const form = page.getByRole('form', { name: 'New route' });
   await form.getByLabel('Owner').selectOption({ label: 'Acme Staging' });
@@ -167,6 +167,6 @@ test('a route created from the dashboard puts a picked app under the reaper', as
   await form.getByLabel('Grace period', { exact: true }).fill('2');
   await form.getByRole('button', { name: 'Create the route' }).click();
   await expect(form).toHaveCount(0);
-  await page.getByRole('button', { name: /^Apps/ }).click();
+  await page.getByRole('link', { name: /^Apps/ }).click();
   await expect(badge(appRow(page, 'internal-wiki'))).toHaveText('Up');
 });

@@ -17,7 +17,7 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
 }) => {
   await page.goto(reaper.dashboardUrl);
   // "Routes" in both languages (its name may end with a count).
-  await page.getByRole('button', { name: /^Routes/ }).click();
+  await page.getByRole('link', { name: /^Routes/ }).click();
   const edit = page.getByRole('button', { name: /^Edit the route of / }).last();
   await edit.scrollIntoViewIfNeeded();
   await edit.click();
@@ -68,7 +68,7 @@ test.describe('in French', () => {
   test('the route editor speaks French, bad range included', async ({ page, reaper }) => {
     await page.goto(reaper.dashboardUrl);
     // "Routes" in both languages (its name may end with a count).
-    await page.getByRole('button', { name: /^Routes/ }).click();
+    await page.getByRole('link', { name: /^Routes/ }).click();
     const open = page.getByRole('button', { name: 'Nouvelle route' });
     await open.click();
     const dialog = page.getByRole('dialog', { name: 'Nouvelle route' });

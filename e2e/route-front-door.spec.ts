@@ -41,7 +41,7 @@ test('the route editor sets how the wake proxy answers, and the wake proxy answe
   const appId = await reaper.appId('preview-site');
 
   await page.goto(reaper.dashboardUrl);
-  await page.getByRole('button', { name: /^Routes/ }).click();
+  await page.getByRole('link', { name: /^Routes/ }).click();
   await page.getByRole('button', { name: 'Edit the route of preview-site' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();

@@ -57,9 +57,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** A view's button in the navigation (its name may end with a count). */
 function nav(page: Page, view: string) {
-  return page
-    .getByRole('navigation', { name: 'Views' })
-    .getByRole('button', { name: new RegExp(`^${view}`) });
+  return page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: new RegExp(`^${view}`) });
 }
 
 interface World {

@@ -44,13 +44,13 @@ for (const size of SIZES) {
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
 
-      await page.getByRole('button', { name: /^Routes/ }).click();
+      await page.getByRole('link', { name: /^Routes/ }).click();
       await page.getByRole('button', { name: 'Edit the route of docs-preview' }).click();
       await expect(page.getByText('Next transitions')).toBeVisible();
       await shoot(page, `route-editor-${tag}`);
       await page.getByRole('button', { name: 'Cancel' }).click();
 
-      await page.getByRole('button', { name: /^Settings/ }).click();
+      await page.getByRole('link', { name: /^Settings/ }).click();
       await page.getByRole('switch', { name: /Kill switch/ }).click();
       await expect(page.getByText('Kill switch on:')).toBeVisible();
       await shoot(page, `settings-kill-switch-${tag}`);
@@ -67,17 +67,17 @@ test.describe('history and savings, on the demo (30 days of simulated history)',
         await page.setViewportSize(size);
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(reaper.dashboardUrl);
-        await page.getByRole('button', { name: /^History/ }).click();
+        await page.getByRole('link', { name: /^History/ }).click();
         const table = page.getByRole('table', { name: 'History, newest first' });
         await expect(table.getByRole('row')).toHaveCount(51);
         await shoot(page, `history-${tag}`);
 
-        await page.getByRole('button', { name: /^Savings/ }).click();
+        await page.getByRole('link', { name: /^Savings/ }).click();
         await expect(page.getByRole('img', { name: /Hours asleep per day/ })).toBeVisible();
         await expect(page.getByRole('table').getByText('blog-review-42')).toBeVisible();
         await shoot(page, `savings-${tag}`);
 
-        await page.getByRole('button', { name: /^Settings/ }).click();
+        await page.getByRole('link', { name: /^Settings/ }).click();
         await page.getByRole('button', { name: 'Add a webhook' }).click();
         await page.getByLabel('Webhook URL 1').fill('https://hooks.example.com/services/T0/B0/x');
         await page.getByRole('heading', { name: 'Team alerts' }).scrollIntoViewIfNeeded();

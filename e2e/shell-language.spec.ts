@@ -50,7 +50,7 @@ test.describe('a French browser on a server with no account', () => {
     const { body } = await reaper.api<{ killSwitch: boolean }>('GET', '/api/settings');
     expect(body.killSwitch).toBe(true);
 
-    await header.getByRole('button', { name: /^Paramètres/ }).click();
+    await header.getByRole('link', { name: /^Paramètres/ }).click();
     await page.getByLabel('Langue du tableau de bord').selectOption('en');
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     await expect(header.getByRole('button', { name: 'Kill switch: on' })).toBeVisible();

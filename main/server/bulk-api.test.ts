@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppView } from '../../shared/api.ts';
+import { readRefusal } from '../../shared/bulk-refusals.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { HOUR, SECOND } from '../../shared/durations.ts';
 import { ManualClock } from '../engine/clocks.ts';
@@ -83,6 +84,11 @@ describe('POST /api/apps/_bulk', () => {
     expect(res.body).toMatchObject({ succeeded: 1, refused: 1 });
     expect(res.body.outcomes[0]).toMatchObject({ appId: error.appId, ok: false });
     expect(res.body.outcomes[0].reason).toMatch(/in Error/);
+    // The dashboard reads the refusal back to say it in its language (shared/bulk-refusals.ts).
+    expect(readRefusal(res.body.outcomes[0].reason)).toEqual({
+      key: 'inError',
+      parts: { cause: "unexpected clever cloud state 'MODERATED'" },
+    });
     expect(res.body.outcomes[1]).toMatchObject({ appId: asleep.appId, ok: true });
     expect(res.body.outcomes[1].app).toMatchObject({ lastRequestSource: 'admin-api' });
     expect((await apps())['api-sandbox']!.state).not.toBe('Down');

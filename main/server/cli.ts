@@ -362,6 +362,9 @@ async function main(): Promise<void> {
   );
   // The token is printed once, when it is generated: a log kept by a supervisor would keep it too.
   console.log(`Dashboard: ${server.token.created ? server.dashboardUrl : `${server.url}/`}`);
+  // Where browsers wake apps, beside the dashboard (on one port: said last, below).
+  if (!options.onePort)
+    console.log(wakeProxyLine(server.service.current?.traffic.wakeProxy?.address ?? null));
   console.log(`Admin API: ${server.url}/api  (Authorization: Bearer <token>)`);
   console.log(
     server.token.source === 'environment'
@@ -406,4 +409,11 @@ if (import.meta.main) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
+}
+
+/** The wake proxy's own address, or why it has none yet (no account connected, no demo). */
+function wakeProxyLine(address: { address: string; port: number } | null): string {
+  if (!address) return 'Wake proxy: not listening yet (it starts with the account or the demo)';
+  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+  return `Wake proxy: http://${host}:${address.port}/  (the host names of routes)`;
 }

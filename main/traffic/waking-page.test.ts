@@ -19,7 +19,11 @@ describe('the waking page', () => {
     expect(page).toContain('<title>Réveil de boutique…</title>');
     expect(page).toMatch(/<h1>.*Réveil de boutique<\/h1>/);
     expect(page).toContain('aria-label="Progression du démarrage"');
-    expect(page).toContain('prête d’habitude en 1 min 30 s environ');
+    // A duration never breaks across lines: no-break spaces inside it, here and in the script.
+    expect(page).toContain('prête d’habitude en 1\u00a0min\u00a030\u00a0s environ');
+    expect(page).toContain("num.format(s) + '\u00a0s'");
+    expect(page).toContain('<span id="elapsed">0\u00a0s</span>');
+    expect(page).toContain('new Intl.NumberFormat(locale)');
     expect(page).toContain('"{{duration}} écoulées"');
     expect(page).toContain('"WaitingForUp":"Se réveille"');
     expect(page).toContain('const lang = "fr";');

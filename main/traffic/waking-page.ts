@@ -40,7 +40,7 @@ export function wakingPage(options: {
   const expected =
     options.expectedMs === null
       ? ''
-      : escapeHtml(t('expected', { duration: formatDuration(options.expectedMs) }));
+      : escapeHtml(t('expected', { duration: unbroken(formatDuration(options.expectedMs)) }));
   // The words the script writes as the start goes on; placeholders filled in there.
   const words = {
     elapsed: t('elapsed', { duration: '{{duration}}' }),
@@ -81,7 +81,7 @@ export function wakingPage(options: {
   <h1><span class="spin" aria-hidden="true"></span>${escapeHtml(t('heading', { name: options.appName }))}</h1>
   <p>${escapeHtml(t('intro'))}</p>
   <div class="bar" role="progressbar" aria-label="${escapeHtml(t('progress'))}" aria-valuemin="0" aria-valuemax="100"><div id="bar"></div></div>
-  <p><span class="state" id="state">${escapeHtml(t('states.WaitingForUp'))}</span> · <span id="elapsed">0 s</span><span id="expected">${expected ? ` · ${expected}` : ''}</span><span id="asked"></span></p>
+  <p><span class="state" id="state">${escapeHtml(t('states.WaitingForUp'))}</span> · <span id="elapsed">0 s</span><span id="expected">${expected ? ` · ${expected}` : ''}</span><span id="asked"></span></p>
   <p class="error" id="error" hidden></p>
 </main>
 <script nonce="${options.nonce}">
@@ -91,12 +91,13 @@ export function wakingPage(options: {
   const words = ${scriptValue(words)};
   let startedAt = Date.now();
   const $ = (id) => document.getElementById(id);
-  const num = new Intl.NumberFormat(lang);
   // The visitor's own variant of the language where it has one (en-GB writes 09:30, en-US 9:30 AM).
   const locale = (navigator.languages || []).find((tag) => tag.split('-')[0].toLowerCase() === lang) || lang;
+  const num = new Intl.NumberFormat(locale);
   const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   const fill = (text, values) => Object.keys(values).reduce((out, key) => out.split('{{' + key + '}}').join(values[key]), text);
-  const fmt = (ms) => { const s = Math.max(0, Math.round(ms / 1000)); return s < 60 ? num.format(s) + ' s' : num.format(Math.floor(s / 60)) + ' min ' + num.format(s % 60) + ' s'; };
+  // A duration never breaks across lines: no-break spaces inside it ("49 s", "1 min 30 s").
+  const fmt = (ms) => { const s = Math.max(0, Math.round(ms / 1000)); return s < 60 ? num.format(s) + '\u00a0s' : num.format(Math.floor(s / 60)) + '\u00a0min\u00a0' + num.format(s % 60) + '\u00a0s'; };
   const tick = () => {
     const elapsed = Date.now() - startedAt;
     $('elapsed').textContent = fill(words.elapsed, { duration: fmt(elapsed) });
@@ -121,6 +122,11 @@ export function wakingPage(options: {
 </script>
 </body>
 </html>`;
+}
+
+/** A duration whose parts stay on one line: "1 min 30 s" with no-break spaces. */
+function unbroken(text: string): string {
+  return text.replaceAll(' ', '\u00a0');
 }
 
 /** The waking page as the wake proxy answers it: 503, Retry-After, its script and style by nonce. */

@@ -4,6 +4,7 @@
  * its translation is shown with the original kept for hover and the details. A cause of no known
  * form (and any cause in English) is shown as written.
  */
+import { readRefusal } from '../../shared/bulk-refusals.ts';
 import { causeKind } from '../../shared/causes.ts';
 import { CAUSES } from '../../shared/domain.ts';
 import { i18n } from '../i18n.ts';
@@ -29,4 +30,19 @@ export function causeText(cause: string): { text: string; translated: boolean } 
       text = t(`common:causeTexts.${kind.kind}`);
   }
   return { text, translated: text !== cause };
+}
+
+/**
+ * A bulk action's refusal of one app in the language of the screen: the service writes it in
+ * English (kept as written in the API), a known form is said in the current language with its Error
+ * cause translated too; a refusal of no known form is read as a cause (or shown as written).
+ */
+export function refusalText(reason: string): { text: string; translated: boolean } {
+  const read = readRefusal(reason);
+  if (!read || i18n.language === 'en') return causeText(reason);
+  const parts = { ...read.parts };
+  if (parts.cause !== undefined) parts.cause = causeText(parts.cause).text;
+  const t = i18n.t as unknown as (key: string, values?: Record<string, string>) => string;
+  const text = t(`apps:bulk.refusals.${read.key}`, parts);
+  return { text, translated: text !== reason };
 }

@@ -3,7 +3,8 @@ import type { AppView } from '../../shared/app-view.ts';
 import { type ReaperState, STATES_BY_URGENCY } from '../../shared/domain.ts';
 import { nameCollator } from './format.ts';
 
-export type SortKey = 'name' | 'state' | 'owner' | 'lastRequest' | 'sleepsAt';
+export const SORT_KEYS = ['name', 'state', 'owner', 'lastRequest', 'sleepsAt'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
 
 /** Compares two apps by one column; `dir` is 1 (ascending) or -1 (descending); names by `names`. */

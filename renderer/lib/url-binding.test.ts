@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { bindUrl } from './url-binding.ts';
-import { INITIAL_FILTERS, type UrlState } from './url-state.ts';
+import { INITIAL_FILTERS, INITIAL_SORT, type UrlState } from './url-state.ts';
 
 type S = UrlState & { navigate(place: Partial<UrlState>): void };
 
@@ -14,6 +14,7 @@ function storeAt(hash: string) {
     editingRoute: null,
     historyParams: {},
     routesSearch: '',
+    sort: INITIAL_SORT,
     navigate: (place) => set(place),
   }));
   const unbind = bindUrl(store, window);
@@ -60,5 +61,24 @@ describe('the URL bound to the dashboard state', () => {
     window.history.forward();
     await forward;
     expect(store.getState().selectedAppId).toBe('app_2');
+  });
+
+  it('pushes an entry for a new order of the table: Back restores the order before', async () => {
+    const store = storeAt('#/apps');
+    const length = window.history.length;
+    store.setState({ sort: { key: 'lastRequest', dir: 'desc' } });
+    expect(window.location.hash).toBe('#/apps?sort=-lastRequest');
+    expect(window.history.length).toBe(length + 1);
+    store.setState({ sort: { key: 'state', dir: 'asc' } });
+    expect(window.history.length).toBe(length + 2);
+
+    const back = popped();
+    window.history.back();
+    await back;
+    expect(store.getState().sort).toEqual({ key: 'lastRequest', dir: 'desc' });
+    const back2 = popped();
+    window.history.back();
+    await back2;
+    expect(store.getState().sort).toEqual(INITIAL_SORT);
   });
 });

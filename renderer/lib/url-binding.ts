@@ -48,7 +48,8 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
   const off = store.subscribe((s) => {
     if (applying) return;
     const route = routeOf(s);
-    const moved = route.view !== last.view || route.id !== last.id;
+    // A new view, item or order is a step Back returns from; typing in a filter is not.
+    const moved = route.view !== last.view || route.id !== last.id || route.params.sort !== last.params.sort;
     write(s, moved ? 'push' : 'replace');
   });
   const onPop = () => apply();
@@ -59,4 +60,18 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
     win.removeEventListener('popstate', onPop);
     win.removeEventListener('hashchange', onPop);
   };
+}
+
+/**
+ * A click a link to a place of the dashboard handles in the page: the main button with no modifier.
+ * Any other (middle button, Ctrl, Cmd, Shift, Alt) is the browser's: a new tab or window.
+ */
+export function plainClick(e: {
+  button: number;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}): boolean {
+  return e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRoute, parseRoute } from '../../shared/nav-route.ts';
-import { INITIAL_FILTERS, routeOf, stateOfRoute, type UrlState } from './url-state.ts';
+import { INITIAL_FILTERS, INITIAL_SORT, routeOf, stateOfRoute, type UrlState } from './url-state.ts';
 
 const BASE: UrlState = {
   view: 'apps',
@@ -9,6 +9,7 @@ const BASE: UrlState = {
   editingRoute: null,
   historyParams: {},
   routesSearch: '',
+  sort: INITIAL_SORT,
 };
 
 const hashOf = (s: Partial<UrlState>) => formatRoute(routeOf({ ...BASE, ...s }));
@@ -30,12 +31,29 @@ describe('the dashboard state in the URL', () => {
     expect(hashOf({ view: 'settings', selectedAppId: 'app_1' })).toBe('#/settings');
   });
 
+  it('writes the apps table order, and reads it back, the default saying nothing', () => {
+    expect(hashOf({ sort: { key: 'lastRequest', dir: 'desc' } })).toBe('#/apps?sort=-lastRequest');
+    expect(hashOf({ sort: { key: 'state', dir: 'asc' } })).toBe('#/apps?sort=state');
+    expect(hashOf({ sort: { key: 'name', dir: 'desc' } })).toBe('#/apps?sort=-name');
+    expect(hashOf({ sort: INITIAL_SORT })).toBe('#/apps');
+    expect(stateOf('#/apps?sort=-sleepsAt')?.sort).toEqual({ key: 'sleepsAt', dir: 'desc' });
+    expect(stateOf('#/apps?sort=owner&state=Error')?.sort).toEqual({ key: 'owner', dir: 'asc' });
+    // No order, or one naming no column: by name, ascending (a link shows what it says).
+    expect(stateOf('#/apps')?.sort).toEqual(INITIAL_SORT);
+    for (const bad of ['-', '--name', 'cost', '-Name', 'name-']) {
+      expect(stateOf(`#/apps?sort=${bad}`)?.sort).toEqual(INITIAL_SORT);
+    }
+    // Only the apps view holds it.
+    expect(hashOf({ view: 'history', sort: { key: 'state', dir: 'desc' } })).toBe('#/history');
+  });
+
   it('reads back what it wrote (round trip)', () => {
     const states: Partial<UrlState>[] = [
       { selectedAppId: 'app_1', filters: { search: 'a b', state: 'Down', ownerId: '', errorsOnly: false } },
       { view: 'history', historyParams: { cause: 'did not stop', from: '2026-01-05T09:00' } },
       { view: 'routes', editingRoute: 'new' },
       { view: 'savings' },
+      { sort: { key: 'owner', dir: 'desc' }, filters: { ...INITIAL_FILTERS, errorsOnly: true } },
     ];
     for (const s of states) {
       const back = stateOf(hashOf(s));

@@ -1,7 +1,9 @@
 /**
  * The dashboard's place as a route of the URL fragment (shared/nav-route.ts), both ways:
  * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open), `#/history?app=...&cause=...`,
- * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings`, `#/settings`.
+ * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings`, `#/settings`. The apps
+ * table's sort is there too: `#/apps?sort=-lastRequest` (a minus for descending; by name, ascending,
+ * says nothing).
  *
  * Each view says which part of the state its route holds (URL_VIEWS); a view without an entry is
  * just its name. A route of an unknown view, or with values the dashboard would not accept (a state
@@ -9,6 +11,7 @@
  */
 import { APP_ID_PATTERN, OWNER_ID_PATTERN, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import type { NavRoute } from '../../shared/nav-route.ts';
+import { SORT_KEYS, type SortDir, type SortKey } from './sort.ts';
 
 export const VIEWS = ['apps', 'history', 'savings', 'routes', 'audit', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
@@ -22,6 +25,26 @@ export interface Filters {
 
 export const INITIAL_FILTERS: Filters = { search: '', state: '', ownerId: '', errorsOnly: false };
 
+export interface Sort {
+  key: SortKey;
+  dir: SortDir;
+}
+export const INITIAL_SORT: Sort = { key: 'name', dir: 'asc' };
+
+/** The sort as the URL holds it: `state`, `-lastRequest`; by name ascending (the default) is ''. */
+export function sortParam(sort: Sort): string {
+  if (sort.key === INITIAL_SORT.key && sort.dir === INITIAL_SORT.dir) return '';
+  return `${sort.dir === 'desc' ? '-' : ''}${sort.key}`;
+}
+
+/** The sort of a URL parameter; the default for none or one that names no column. */
+export function sortOfParam(param: string | undefined): Sort {
+  if (!param) return INITIAL_SORT;
+  const dir: SortDir = param.startsWith('-') ? 'desc' : 'asc';
+  const key = param.replace(/^-/, '');
+  return (SORT_KEYS as readonly string[]).includes(key) ? { key: key as SortKey, dir } : INITIAL_SORT;
+}
+
 /** The History view's filters as the URL and its form hold them (text, empty = not filtered). */
 export const HISTORY_PARAMS = ['app', 'state', 'cause', 'actor', 'kind', 'from', 'to'] as const;
 export type HistoryParams = Partial<Record<(typeof HISTORY_PARAMS)[number], string>>;
@@ -31,6 +54,8 @@ export interface UrlState {
   view: View;
   selectedAppId: string | null;
   filters: Filters;
+  /** The apps table's order. */
+  sort: Sort;
   editingRoute: string | 'new' | null;
   historyParams: HistoryParams;
   routesSearch: string;
@@ -53,6 +78,7 @@ const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
         state: s.filters.state,
         owner: s.filters.ownerId,
         errors: s.filters.errorsOnly ? '1' : '',
+        sort: sortParam(s.sort),
       },
     }),
     fromRoute: (r) => ({
@@ -63,6 +89,7 @@ const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
         ownerId: r.params.owner && OWNER_ID_PATTERN.test(r.params.owner) ? r.params.owner : '',
         errorsOnly: r.params.errors === '1',
       },
+      sort: sortOfParam(r.params.sort),
     }),
   },
   history: {

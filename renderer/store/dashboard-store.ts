@@ -15,12 +15,15 @@ import type { ConnectionState, DashboardApi } from '../api/dashboard-api.ts';
 import { i18n } from '../i18n.ts';
 import { causeText } from '../lib/cause-text.ts';
 import { errorText } from '../lib/errors.ts';
-import type { SortDir, SortKey } from '../lib/sort.ts';
+import type { SortKey } from '../lib/sort.ts';
+import { addToast, expireToast, type Toast, type ToastInput, toastGroupText } from '../lib/toasts.ts';
 import { confirmLeave } from '../lib/unsaved-changes.ts';
 import {
   type Filters,
   type HistoryParams,
   INITIAL_FILTERS,
+  INITIAL_SORT,
+  type Sort,
   stateOfRoute,
   type UrlState,
   type View,
@@ -28,14 +31,8 @@ import {
 import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
 import { type PickActions, type PickState, pickActions, pickInitial } from './pick-actions.ts';
 
-export type { Filters, View };
+export type { Filters, Toast, View };
 export { INITIAL_FILTERS };
-
-export interface Toast {
-  id: number;
-  kind: 'alert' | 'error' | 'info';
-  text: string;
-}
 
 /** The engine's clock, as last heard: now = serverNow + (Date.now() - localNow) * scale. */
 export interface ClockBase {
@@ -59,7 +56,7 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   settings: Settings | null;
   view: View;
   filters: Filters;
-  sort: { key: SortKey; dir: SortDir };
+  sort: Sort;
   selectedAppId: string | null;
   /** The route the editor shows: an id, 'new', or null when closed. */
   editingRoute: string | 'new' | null;
@@ -149,7 +146,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
         return apps;
       };
       let { routes, rules, settings, clock, history, selectedAppId, unreachable, status, historyEvents } = s;
-      const toasts: Toast[] = [];
+      const toasts: ToastInput[] = [];
       let show: string | null = null;
       let place: Partial<UrlState> | null = null;
       for (const { event: e, seq } of events) {
@@ -160,10 +157,12 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             break;
           case 'removed':
             if (apps[e.appId]) {
+              const name = apps[e.appId]!.name;
               toasts.push({
-                id: ++toastId,
                 kind: 'info',
-                text: i18n.t('shell:toasts.released', { name: apps[e.appId]!.name }),
+                group: 'released',
+                name,
+                text: i18n.t('shell:toasts.released', { name }),
               });
             }
             delete own()[e.appId];
@@ -187,8 +186,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             if (seq === 0 || seq > alerted) {
               alerted = Math.max(alerted, seq);
               toasts.push({
-                id: ++toastId,
                 kind: 'alert',
+                group: 'alert',
+                name: e.name,
                 text: i18n.t('shell:toasts.alert', { name: e.name, cause: causeText(e.cause).text }),
               });
             }
@@ -252,9 +252,18 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       if (reload) get().perform(() => get().reload());
     };
 
-    const pushToast = (toast: Toast) => {
-      set((s) => ({ toasts: [...s.toasts.slice(-4), toast] }));
-      setTimeout(() => get().dismissToast(toast.id), toast.kind === 'alert' ? 2 * TOAST_MS : TOAST_MS);
+    /** Toasts of one kind heard close together are one toast, updated in place (its timer restarted). */
+    const pushToast = (input: ToastInput) => {
+      const { toasts, toast } = addToast(get().toasts, input, Date.now(), toastId + 1, toastGroupText);
+      if (toast.id > toastId) toastId = toast.id;
+      set({ toasts });
+      setTimeout(
+        () => {
+          const left = expireToast(get().toasts, toast.id, toast.at);
+          if (left) set({ toasts: left });
+        },
+        toast.kind === 'alert' ? 2 * TOAST_MS : TOAST_MS,
+      );
     };
 
     const loadHistory = async (appId: string) => {
@@ -285,7 +294,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       settings: null,
       view: 'apps',
       filters: INITIAL_FILTERS,
-      sort: { key: 'name', dir: 'asc' },
+      sort: INITIAL_SORT,
       selectedAppId: null,
       editingRoute: null,
       newRouteFor: null,
@@ -435,7 +444,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       ...pickActions(set, get),
 
       toast(kind, text) {
-        pushToast({ id: ++toastId, kind, text });
+        pushToast({ kind, text });
       },
 
       dismissToast(id) {

@@ -28,6 +28,9 @@ const placeholders = (text: string) =>
 const SAME_IN_BOTH = new Set<string>([
   // tray: the product's name; a count and a state's name, each translated on its own.
   'tray:title.local',
+  // a repeated toast: its own text (already translated) and how many times.
+  'shell:toasts.repeated_one',
+  'shell:toasts.repeated_other',
   'tray:tooltip.count',
   'apps:toolbar.stateOption',
   'apps:table.columns.actions',

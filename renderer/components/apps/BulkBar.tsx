@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkAction } from '../../../shared/bulk.ts';
 import { HOUR } from '../../../shared/durations.ts';
-import { causeText } from '../../lib/cause-text.ts';
+import { refusalText } from '../../lib/cause-text.ts';
 import { fullTime } from '../../lib/format.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
@@ -158,7 +158,7 @@ export function BulkResultPanel() {
                 {names.slice(0, SHOWN_NAMES).join(', ')}
                 {names.length > SHOWN_NAMES ? t('bulk.andMore', { count: names.length - SHOWN_NAMES }) : ''}
               </span>
-              <span title={reason}>{t('bulk.refusedBecause', { reason: causeText(reason).text })}</span>
+              <span title={reason}>{t('bulk.refusedBecause', { reason: refusalText(reason).text })}</span>
             </li>
           ))}
         </ul>

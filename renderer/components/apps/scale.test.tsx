@@ -127,7 +127,7 @@ describe('the Routes view', () => {
 
   it('finds a route by app, owner or host', async () => {
     const { user } = await renderDashboard(fakeApi({ apps: fleet() }));
-    await user.click(screen.getByRole('button', { name: /^Routes/ }));
+    await user.click(screen.getByRole('link', { name: /^Routes/ }));
     expect(await screen.findByText('4 routes')).toBeTruthy();
     await user.type(screen.getByRole('searchbox', { name: 'Search routes' }), 'demo user');
     expect(screen.getByText('1 of 4 routes')).toBeTruthy();
@@ -142,7 +142,7 @@ describe('the History app picker', () => {
     const apps = Array.from({ length: 300 }, (_, i) => appView(`app-${String(i).padStart(3, '0')}`, 'Up'));
     const api = fakeApi({ apps });
     const { user } = await renderDashboard(api);
-    await user.click(screen.getByRole('button', { name: /^History/ }));
+    await user.click(screen.getByRole('link', { name: /^History/ }));
     const combo = await screen.findByRole('combobox', { name: 'App' });
     await user.click(combo);
     expect(combo.getAttribute('aria-expanded')).toBe('true');

@@ -31,7 +31,7 @@ const entry: HistoryEntry = {
 async function openHistory(api: FakeApi, title = 'History') {
   const user = userEvent.setup();
   render(<App api={api} />);
-  await user.click(await screen.findByRole('button', { name: new RegExp(`^${title}`) }));
+  await user.click(await screen.findByRole('link', { name: new RegExp(`^${title}`) }));
   await screen.findByRole('heading', { level: 1, name: title });
   return { user };
 }

@@ -41,7 +41,7 @@ describe('history reasons', () => {
     await i18n.changeLanguage('fr');
     const user = userEvent.setup();
     render(<App api={fakeApi({ apps: [appView('shop', 'Up')], history: entries })} />);
-    await user.click(await screen.findByRole('button', { name: /^Historique/ }));
+    await user.click(await screen.findByRole('link', { name: /^Historique/ }));
     const table = await screen.findByRole('table');
     await within(table).findByText(/aucun trafic depuis/);
     expect(reasonsShown(table)).toEqual([

@@ -77,7 +77,7 @@ describe('the route editor dialog', () => {
     window.dispatchEvent(unload);
     expect(unload.defaultPrevented).toBe(true);
     // Another view (the store's setView, as the navigation calls it) asks too, and stays when refused.
-    await user.click(screen.getByRole('button', { name: /^Settings/ }));
+    await user.click(screen.getByRole('link', { name: /^Settings/ }));
     expect(confirm).toHaveBeenCalledTimes(3);
     expect(screen.getByRole('dialog')).toBeTruthy();
     confirm.mockReturnValue(true);

@@ -47,7 +47,7 @@ describe('the rule editor', () => {
     );
     const user = userEvent.setup();
     render(<App api={api} />);
-    await user.click(await screen.findByRole('button', { name: /^Routes/ }));
+    await user.click(await screen.findByRole('link', { name: /^Routes/ }));
     // The Routes view is a chunk loaded on demand: the button shows once it is in.
     await user.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = within(screen.getByRole('form', { name: 'New rule' }));
@@ -74,7 +74,7 @@ describe('the rule editor', () => {
     const api = fakeApi({ apps: [] });
     const user = userEvent.setup();
     render(<App api={api} />);
-    await user.click(await screen.findByRole('button', { name: /^Routes/ }));
+    await user.click(await screen.findByRole('link', { name: /^Routes/ }));
     // The Routes view is a chunk loaded on demand: the button shows once it is in.
     await user.click(await screen.findByRole('button', { name: 'New rule' }));
     const form = within(screen.getByRole('form', { name: 'New rule' }));

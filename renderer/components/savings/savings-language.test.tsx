@@ -57,7 +57,7 @@ describe('the Savings view in French', () => {
     api.answer('savings', () => report());
     const user = userEvent.setup();
     render(<App api={api} />);
-    await user.click(await screen.findByRole('button', { name: /^Économies/ }));
+    await user.click(await screen.findByRole('link', { name: /^Économies/ }));
     const totals = await screen.findByRole('list', { name: 'Totaux' });
     const today = within(totals).getAllByRole('listitem')[0]!;
     expect(within(today).getByRole('heading', { name: 'Aujourd’hui' })).toBeTruthy();

@@ -10,7 +10,7 @@ import { appView, type FakeApi, fakeApi, NOW } from '../../test/fake-api.ts';
 async function open(api: FakeApi, view: 'History' | 'Savings' | 'Settings') {
   const user = userEvent.setup();
   render(<App api={api} />);
-  await user.click(await screen.findByRole('button', { name: new RegExp(`^${view}`) }));
+  await user.click(await screen.findByRole('link', { name: new RegExp(`^${view}`) }));
   // The view is a chunk loaded on demand (Shell.tsx): shown once it is in.
   await screen.findByRole('heading', { level: 1, name: view });
   return { user };

@@ -20,7 +20,7 @@ afterEach(async () => {
 async function openSettings(api: FakeApi) {
   const user = userEvent.setup();
   render(<App api={api} />);
-  await user.click(await screen.findByRole('button', { name: /^Settings/ }));
+  await user.click(await screen.findByRole('link', { name: /^Settings/ }));
   await screen.findByRole('heading', { level: 1, name: 'Settings' });
   return { user };
 }
@@ -47,7 +47,7 @@ describe('the language switch', () => {
     await user.selectOptions(select, 'fr');
     // At once, no reload: the view, the header and the page's language.
     expect(await screen.findByRole('heading', { level: 1, name: 'Paramètres' })).toBeTruthy();
-    expect(within(header()).getByRole('button', { name: /^Applications/ })).toBeTruthy();
+    expect(within(header()).getByRole('link', { name: /^Applications/ })).toBeTruthy();
     expect(within(header()).getByRole('button', { name: 'Arrêt d’urgence : désactivé' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('fr');
     expect(localStorage.getItem('clever-reaper.language')).toBe('fr');
@@ -92,19 +92,19 @@ describe('unsaved changes in Settings', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user } = await openSettings(fakeApi({ apps: [appView('shop', 'Up')] }));
     // A clean form lets the view change without asking.
-    await user.click(within(header()).getByRole('button', { name: /^History/ }));
+    await user.click(within(header()).getByRole('link', { name: /^History/ }));
     expect(confirm).not.toHaveBeenCalled();
-    await user.click(within(header()).getByRole('button', { name: /^Settings/ }));
+    await user.click(within(header()).getByRole('link', { name: /^Settings/ }));
     const interval = await screen.findByLabelText('Job interval');
     await user.clear(interval);
     await user.type(interval, '45');
-    await user.click(within(header()).getByRole('button', { name: /^Apps/ }));
+    await user.click(within(header()).getByRole('link', { name: /^Apps/ }));
     expect(confirm).toHaveBeenCalledWith(
       'Your changes to “Paces and timeouts” are not saved. Leave without saving them?',
     );
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     confirm.mockReturnValue(true);
-    await user.click(within(header()).getByRole('button', { name: /^Apps/ }));
+    await user.click(within(header()).getByRole('link', { name: /^Apps/ }));
     expect(await screen.findByRole('table', { name: /./ })).toBeTruthy();
   });
 
@@ -113,9 +113,9 @@ describe('unsaved changes in Settings', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const user = userEvent.setup();
     render(<App api={fakeApi()} />);
-    await user.click(await screen.findByRole('button', { name: /^Paramètres/ }));
+    await user.click(await screen.findByRole('link', { name: /^Paramètres/ }));
     await user.click(await screen.findByRole('button', { name: 'Ajouter un webhook' }));
-    await user.click(within(header()).getByRole('button', { name: /^Historique/ }));
+    await user.click(within(header()).getByRole('link', { name: /^Historique/ }));
     expect(confirm).toHaveBeenCalledWith(
       'Vos modifications de « Alertes d’équipe » ne sont pas enregistrées. Partir sans les enregistrer ?',
     );

@@ -148,7 +148,7 @@ describe('connecting the desktop to a team server', () => {
     const user = userEvent.setup();
     render(<App api={desktopApi(c.bridge).api} />);
     await screen.findByRole('table', { name: 'Managed apps' });
-    await user.click(within(header()).getByRole('button', { name: 'Settings' }));
+    await user.click(within(header()).getByRole('link', { name: 'Settings' }));
     const form = await screen.findByRole('form', { name: 'Connect to a team server' });
     return { c, user, form };
   }
@@ -175,7 +175,7 @@ describe('connecting the desktop to a team server', () => {
     await user.type(within(form).getByLabelText('Admin token'), GOOD_TOKEN);
     await user.click(within(form).getByRole('button', { name: 'Connect to the team server' }));
     const panel = await screen.findByRole('region', { name: 'Team server' });
-    expect(await within(panel).findByText(/is a console of/)).toBeTruthy();
+    expect(await within(panel).findByText(/This app shows the team server/)).toBeTruthy();
     expect(within(header()).getByTestId('mode-label').textContent).toBe('Team server · reaper.example.com');
     expect(c.asked.map((a) => a.input?.url)).toEqual([
       'https://reaper.example.com',

@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shownToasts } from '../../lib/toasts.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { AppsView } from '../apps/AppsView.tsx';
 import { CloseIcon } from '../common/icons.tsx';
@@ -113,9 +114,10 @@ function Toasts() {
   const { t } = useTranslation('shell');
   const toasts = useDashboard((s) => s.toasts);
   const dismiss = useDashboard((s) => s.dismissToast);
+  const { shown, more } = shownToasts(toasts);
   return (
     <section className="toasts" aria-label={t('toasts.label')} aria-live="polite">
-      {toasts.map((toast) => (
+      {shown.map((toast) => (
         <div
           key={toast.id}
           className={`toast ${toast.kind}`}
@@ -132,6 +134,20 @@ function Toasts() {
           </button>
         </div>
       ))}
+      {more > 0 && (
+        <div className="toast more">
+          <span>{t('toasts.more', { count: more })}</span>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              for (const toast of toasts) dismiss(toast.id);
+            }}
+          >
+            {t('toasts.dismissAll')}
+          </button>
+        </div>
+      )}
     </section>
   );
 }

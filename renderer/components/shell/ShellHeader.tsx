@@ -7,8 +7,10 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countByState } from '../../../shared/app-view.ts';
 import { STATES_BY_URGENCY } from '../../../shared/domain.ts';
+import { formatRoute } from '../../../shared/nav-route.ts';
 import { credentialsUnchecked } from '../../lib/credentials.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { plainClick } from '../../lib/url-binding.ts';
 import { useDashboard } from '../../store/context.tsx';
 import type { View } from '../../store/dashboard-store.ts';
 import { Logo, StateIcon } from '../common/icons.tsx';
@@ -34,17 +36,23 @@ export function Header() {
       </div>
       <nav aria-label={t('nav.label')}>
         {NAV.map((n) => (
-          <button
+          // A link to the view's place (middle-click or Ctrl-click opens it in a new tab); a plain
+          // click stays in the page.
+          <a
             key={n}
-            type="button"
+            href={formatRoute({ view: n, id: null, params: {} })}
             className={`tab ${view === n ? 'current' : ''}`}
             aria-current={view === n ? 'page' : undefined}
-            onClick={() => setView(n)}
+            onClick={(e) => {
+              if (!plainClick(e)) return;
+              e.preventDefault();
+              setView(n);
+            }}
           >
             {t(`nav.${n}`)}
             {n === 'apps' && <span className="pill">{formatNumber(Object.keys(apps).length)}</span>}
             {n === 'routes' && <span className="pill">{formatNumber(routes)}</span>}
-          </button>
+          </a>
         ))}
       </nav>
       <ul className="summary" aria-label={t('summary.label')}>

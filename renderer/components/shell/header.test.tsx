@@ -92,7 +92,7 @@ describe('the header', () => {
     expect(screen.getByTestId('unchecked-banner').textContent).toContain(
       'Identifiants Clever Cloud pas encore vérifiés :',
     );
-    expect(within(header()).getByRole('button', { name: 'Paramètres' })).toBeTruthy();
+    expect(within(header()).getByRole('link', { name: 'Paramètres' })).toBeTruthy();
   });
 });
 
@@ -101,7 +101,7 @@ describe('the kill switch in the header', () => {
     const api = fakeApi({ apps: [appView('shop', 'Up')] });
     const { user } = await show(api);
     for (const view of ['History', 'Savings', 'Routes', 'Settings', 'Apps']) {
-      await user.click(within(header()).getByRole('button', { name: new RegExp(`^${view}`) }));
+      await user.click(within(header()).getByRole('link', { name: new RegExp(`^${view}`) }));
       expect(within(header()).getByRole('button', { name: 'Kill switch: off' })).toBeTruthy();
     }
     await user.click(within(header()).getByRole('button', { name: 'Kill switch: off' }));

@@ -105,6 +105,15 @@ export const apps = {
     andMore_other: ' and {{count, number}} more',
     succeeded: 'succeeded',
     refusedBecause: 'refused: {{reason}}',
+    /** The service's refusals word for word (shared/bulk.ts BULK_REFUSALS). */
+    refusals: {
+      inError: 'the app is in Error ({{cause}}): reset it once the problem is fixed',
+      wentToError: 'the app went to Error: {{cause}}',
+      releasedWhileWaking: 'the app was released while waking up',
+      notFound: 'app {{appId}} not found',
+      noAccount: 'no Clever Cloud account is connected: connect one, or try the demo',
+      cleverUnreachable: 'Clever Cloud could not be reached or refused the call: {{detail}}',
+    },
     summaryHead: '{{action}}:',
     summary_one: '{{count, number}} succeeded',
     summary_other: '{{count, number}} succeeded',

@@ -128,7 +128,7 @@ export const settings = {
   team: {
     title: 'Team server',
     following:
-      'This app is a console of <0>{{host}}</0> ({{url}}): its engine is off, and the apps, the tray and the notifications come from the team server.',
+      'This app shows the team server <0>{{host}}</0> ({{url}}): its engine is off, and the apps, the tray and the notifications come from the team server.',
     live: 'Connected.',
     refused: 'The server refused the admin token: connect again with a valid one.',
     reconnecting: 'Disconnected: reconnecting…',

@@ -38,7 +38,7 @@ export const reasons: Messages<typeof en> = {
   keptAwakeUntil: 'maintenue éveillée jusqu’à {{time}}',
   firstAnswer:
     'l’application a répondu à la première requête {{wait}} après elle ({{afterUp}} après l’éveil)',
-  reset: 'réinitialisée depuis la console',
+  reset: 'réinitialisée depuis le tableau de bord',
   stopAccepted: 'Clever Cloud a accepté l’arrêt (DELETE instances)',
   startAccepted: 'Clever Cloud a accepté le démarrage',
   startAcceptedDeployment: 'Clever Cloud a accepté le démarrage, déploiement {{deployment}}',

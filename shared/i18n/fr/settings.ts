@@ -131,7 +131,7 @@ export const settings: Messages<typeof en> = {
   team: {
     title: 'Serveur d’équipe',
     following:
-      'Cette application est une console de <0>{{host}}</0> ({{url}}) : son moteur est arrêté, et les applications, l’icône de la barre des tâches et les notifications viennent du serveur d’équipe.',
+      'Cette application affiche le serveur d’équipe <0>{{host}}</0> ({{url}}) : son moteur est arrêté, et les applications, l’icône de la barre des tâches et les notifications viennent du serveur d’équipe.',
     live: 'Connecté.',
     refused: 'Le serveur a refusé le jeton d’administration : reconnectez-vous avec un jeton valide.',
     reconnecting: 'Déconnecté : reconnexion…',
