@@ -26,7 +26,7 @@ const DURATION = 22 * MINUTE; // engine time; the last Error is due at about 18 
 const KILLS = Number(process.env.CRASH_KILLS ?? 8);
 
 interface Outcome {
-  /** Each app's final state, cause, and when it entered that state (ms after the run began). */
+  /** Each app's final state, cause, and when it entered that state (ms after the engine first answered). */
   states: Record<string, { state: string; cause: string | null; since: number }>;
   kills: number;
   historyChecked: number;
@@ -101,22 +101,24 @@ async function run(kills: number, seed: number): Promise<Outcome> {
     api = { url: i.url, token };
   };
 
-  // Traffic on the shared clock: busy gets a request every 20 s; three apps are asked for at 1-2 min;
-  // console-stopped is stopped from the console at 3 min.
-  const timers = [
-    setInterval(() => cloud.recordRequest(apps.busy.sim.id, { path: '/cart' }), (20 * SECOND) / FACTOR),
-    setTimeout(() => {
-      for (const a of [apps.failing, apps.legacy, apps.ghost]) cloud.recordRequest(a.sim.id, { path: '/' });
-    }, MINUTE / FACTOR),
-    setTimeout(() => cloud.recordRequest(apps.woken.sim.id, { path: '/' }), (2 * MINUTE) / FACTOR),
-    setTimeout(() => cloud.consoleStop(apps.stopped.sim.id), (3 * MINUTE) / FACTOR),
-  ];
+  // Traffic on the shared clock, counted from when the engine first answers (a loaded machine may take
+  // seconds of real time, minutes of engine time, to start it): busy gets a request every 20 s; three
+  // apps are asked for at 1-2 min; console-stopped is stopped from the console at 3 min.
+  const timers: NodeJS.Timeout[] = [];
+  const startTraffic = () =>
+    timers.push(
+      setInterval(() => cloud.recordRequest(apps.busy.sim.id, { path: '/cart' }), (20 * SECOND) / FACTOR),
+      setTimeout(() => {
+        for (const a of [apps.failing, apps.legacy, apps.ghost]) cloud.recordRequest(a.sim.id, { path: '/' });
+      }, MINUTE / FACTOR),
+      setTimeout(() => cloud.recordRequest(apps.woken.sim.id, { path: '/' }), (2 * MINUTE) / FACTOR),
+      setTimeout(() => cloud.consoleStop(apps.stopped.sim.id), (3 * MINUTE) / FACTOR),
+    );
 
   const rand = random(seed);
-  const killAt = Array.from(
-    { length: kills },
-    () => origin + (10 * SECOND + rand() * (DURATION - MINUTE)),
-  ).sort((a, b) => a - b);
+  const killAt = Array.from({ length: kills }, () => 10 * SECOND + rand() * (DURATION - MINUTE)).sort(
+    (a, b) => a - b,
+  );
   const committed = new Map<number, string>();
   let historyChecked = 0;
   const checkDatastore = () => {
@@ -142,15 +144,17 @@ async function run(kills: number, seed: number): Promise<Outcome> {
 
   try {
     await start();
+    const began = clock.now();
+    startTraffic();
     for (const at of killAt) {
-      await new Promise((r) => setTimeout(r, Math.max(0, (at - clock.now()) / FACTOR)));
+      await new Promise((r) => setTimeout(r, Math.max(0, (began + at - clock.now()) / FACTOR)));
       (child as ChildProcess | null)?.kill('SIGKILL');
       await new Promise((r) => (child as ChildProcess | null)?.once('exit', r));
       api = null;
       checkDatastore();
       await start();
     }
-    await new Promise((r) => setTimeout(r, Math.max(0, (origin + DURATION - clock.now()) / FACTOR)));
+    await new Promise((r) => setTimeout(r, Math.max(0, (began + DURATION - clock.now()) / FACTOR)));
     const answer = await fetch(`${api!.url}/api/apps`, {
       headers: { authorization: `Bearer ${api!.token}` },
     });
@@ -163,7 +167,7 @@ async function run(kills: number, seed: number): Promise<Outcome> {
     checkDatastore();
     return {
       states: Object.fromEntries(
-        views.map((v) => [v.name, { state: v.state, cause: v.cause, since: v.stateSince - origin }]),
+        views.map((v) => [v.name, { state: v.state, cause: v.cause, since: v.stateSince - began }]),
       ),
       kills,
       historyChecked,

@@ -69,7 +69,7 @@ function withAudit(api: FakeApi, entries: AuditEntry[]) {
 async function open(api: FakeApi, name: RegExp) {
   const user = userEvent.setup();
   render(<App api={api} />);
-  await user.click(await screen.findByRole('button', { name }));
+  await user.click(await screen.findByRole('link', { name }));
   return user;
 }
 
