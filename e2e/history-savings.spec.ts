@@ -28,7 +28,9 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   expect(download.suggestedFilename()).toMatch(/^clever-reaper-history-\d{4}-\d\d-\d\d\.csv$/);
   const text = readFileSync(await download.path(), 'utf8');
   const [header, ...rows] = text.split('\r\n');
-  expect(header).toBe('id,time,app_id,app_name,kind,from_state,to_state,from_label,to_label,actor,reason');
+  expect(header).toBe(
+    'id,time,app_id,app_name,kind,from_state,to_state,from_label,to_label,actor,reason,by,via',
+  );
   expect(rows.filter(Boolean).every((r) => r.includes(',api-sandbox,'))).toBe(true);
   expect(text).toContain('put under the reaper by a route');
 });

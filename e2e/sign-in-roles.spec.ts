@@ -67,7 +67,7 @@ test('a viewer: every write control disabled with the reason, in English and Fre
     await expect(kill).toBeDisabled();
     await expect(kill).toHaveAttribute('title', new RegExp(language === 'en' ? 'admin role' : 'rôle admin'));
     await shoot(page, `viewer-apps-${language}`);
-    await page.locator('nav button').nth(3).click();
+    await page.locator('nav a[href$="/routes"]').click();
     await expect(page.locator('.routes-view')).toBeVisible();
     const edit = page.locator('table tr[data-route] td.actions button').first();
     await expect(edit).toBeDisabled();
@@ -75,7 +75,7 @@ test('a viewer: every write control disabled with the reason, in English and Fre
     await expect(page.locator('.routes-view > .view-head button.primary')).toBeDisabled();
     await shoot(page, `viewer-routes-${language}`);
     // Settings: disabled in a gate that says why; the language stays the reader's own.
-    await page.locator('nav button').nth(4).click();
+    await page.locator('nav a[href$="/settings"]').click();
     await expect(page.getByTestId('role-note')).toBeVisible();
     const gate = page.locator('fieldset.role-gate');
     await expect(gate.getByRole('switch').first()).toBeDisabled();
@@ -107,7 +107,7 @@ test('an operator resets an app but cannot edit a route; a new tab stays signed 
       .toBe(true);
     await expect(page.locator('.toast.error')).toHaveCount(0);
     // Editing a route: disabled with the reason, and the server would refuse it too.
-    await page.getByRole('button', { name: /^Routes/ }).click();
+    await page.getByRole('link', { name: /^Routes/ }).click();
     const edit = page.locator('table tr[data-route] td.actions button').first();
     await expect(edit).toBeDisabled();
     await expect(edit).toHaveAttribute('title', 'Needs the admin role: you are signed in as operator');
@@ -122,7 +122,7 @@ test('an operator resets an app but cannot edit a route; a new tab stays signed 
     // Sign out: the token screen; the other tab's next call finds the session ended.
     await second.getByRole('button', { name: 'Sign out' }).click();
     await expect(second.locator('#token')).toBeVisible();
-    await page.getByRole('button', { name: /^Apps/ }).click();
+    await page.getByRole('link', { name: /^Apps/ }).click();
     await page
       .getByRole('button', { name: /^Wake / })
       .first()
@@ -144,7 +144,7 @@ test('an admin creates a token (shown once), revokes it, and its session fails o
   const admin = await signedInPage(browser, reaper, reaper.token);
   const page = admin.page;
   await expect(page.getByTestId('signed-in')).toContainText('bootstrap · admin');
-  await page.getByRole('button', { name: /^Settings/ }).click();
+  await page.getByRole('link', { name: /^Settings/ }).click();
   const tokens = page.locator('section.tokens');
   // The name is checked as the server checks it.
   await tokens.getByLabel('Name').fill('Bob Smith');
@@ -167,7 +167,7 @@ test('an admin creates a token (shown once), revokes it, and its session fails o
   await confirm.getByRole('button', { name: 'Revoke' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(tokens.locator('tr[data-token="bob"]')).toContainText('Revoked');
-  await bob.page.getByRole('button', { name: /^History/ }).click();
+  await bob.page.getByRole('link', { name: /^History/ }).click();
   await expect(bob.page.locator('#token')).toBeVisible();
   await expect(bob.page.getByTestId('sign-in-message')).toContainText('Your session has ended');
   await bob.context.close();

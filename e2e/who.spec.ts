@@ -52,7 +52,7 @@ test('the History, the Audit view and the banner name who reset, edited a route 
   // alice's dashboard hears it too, the same words.
   await expect(alice.getByTestId('kill-switch-by')).toHaveText(/^On since .+, by bob \(dashboard\)\.$/);
 
-  await bob.getByRole('button', { name: /^Audit/ }).click();
+  await bob.getByRole('link', { name: /^Audit/ }).click();
   await expect(bob.getByRole('heading', { level: 1, name: 'Audit' })).toBeVisible();
   const rows = bob.getByTestId('audit-row');
   const kill = rows.filter({ hasText: 'Kill switch' });
