@@ -243,7 +243,8 @@ describe('the wake proxy', () => {
     expect(page.status).toBe(503);
     expect(page.headers['retry-after']).toBe('5');
     expect(page.body).toContain('Waking up sandbox');
-    expect(page.body).toContain('usually ready in about 45 s');
+    // A no-break space: "45 s" never breaks across lines (issue 26, item 13).
+    expect(page.body).toContain('usually ready in about 45\u00a0s');
     // The page is sent before the start call returns; the start follows at once.
     await h.eventually(() => h.state(app.id) === 'WaitingForUp', 'the start');
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
@@ -265,7 +266,7 @@ describe('the wake proxy', () => {
     expect(french.headers.vary).toMatch(/accept-language/i);
     expect(french.body).toContain('<html lang="fr">');
     expect(french.body).toContain('Réveil de sandbox');
-    expect(french.body).toContain('prête d’habitude en 45 s environ');
+    expect(french.body).toContain('prête d’habitude en 45\u00a0s environ');
     expect(french.body).toContain('aria-label="Progression du démarrage"');
     const english = await get(port, 'sandbox.test', '/', {
       accept: 'text/html',
