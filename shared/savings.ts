@@ -116,16 +116,25 @@ export interface SavingsPricing extends FlavorPricing {
 
 /** Figures over one window. Money is null when no app in it has a known flavor price. */
 export interface SavingsFigures {
-  /** Hours spent Asleep (Down). */
+  /** Hours spent Asleep (Down) because the reaper put the app to sleep: the savings. */
   hoursAsleep: number;
   /** Euros not spent: hours × instances × hourly price. */
   savedEur: number | null;
   /** Dry-run: hours the apps would have slept (from a "would sleep" to the next request or change). */
   projectedHours: number;
   projectedEur: number | null;
+  /**
+   * Hours spent Asleep because the app was stopped outside the reaper (the Clever Cloud console,
+   * clever-tools) or was already stopped when put under it: shown apart, never counted as savings.
+   */
+  outsideHours: number;
 }
 
-export const SAVINGS_WINDOWS = ['today', 'days7', 'days30'] as const;
+/**
+ * Today, this month and this year in the report's zone (each from its first local midnight to now),
+ * and all the history kept (since the oldest entry the retention left).
+ */
+export const SAVINGS_WINDOWS = ['today', 'month', 'year', 'all'] as const;
 export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
 
 export interface AppSavings {
@@ -142,6 +151,20 @@ export interface AppSavings {
   /** Where `hourlyEur` comes from (null when it is not known). Always set by the reaper. */
   priceSource?: PriceSource | null;
   windows: Record<SavingsWindow, SavingsFigures>;
+  /** Asleep now, and whose sleep: the reaper's (saving now), or one from outside (not counted). */
+  asleepNow: 'reaper' | 'outside' | null;
+}
+
+/** What the reaper saves right now: the apps it keeps asleep at this moment. */
+export interface SavingNow {
+  /** Euros per hour of the apps asleep now because of the reaper (those with a known price). */
+  eurPerHour: number;
+  /** Apps asleep now because of the reaper. */
+  apps: number;
+  /** Of those, the ones without a known price (left out of `eurPerHour`). */
+  unpriced: number;
+  /** Apps asleep now, stopped outside the reaper: not counted. */
+  outsideApps: number;
 }
 
 export interface SavingsDay {
@@ -155,13 +178,15 @@ export interface SavingsDay {
 export interface SavingsReport {
   /** The engine's clock when the report was made. */
   now: number;
-  /** The IANA zone "today" and the days are counted in. */
+  /** The IANA zone today, the month, the year and the days are counted in. */
   timeZone: string;
   windows: Record<SavingsWindow, { start: number; end: number }>;
+  /** The apps asleep now because of the reaper, and what that saves an hour. */
+  savingNow: SavingNow;
   totals: Record<SavingsWindow, SavingsFigures>;
   /** The last 30 days, oldest first, today last. */
   daily: SavingsDay[];
-  /** Apps with a sleep or a projected sleep in the last 30 days, and every managed app. */
+  /** Apps with a sleep or a projected sleep in the history kept, and every managed app. */
   apps: AppSavings[];
   pricing: SavingsPricing;
   /** Apps whose figures have no money because their flavor price is not known (yet). */

@@ -94,4 +94,34 @@ describe('the savings of a running reaper', () => {
     expect(report.totals.today.projectedHours).toBeCloseTo((woke[0]!.at - note!.at) / HOUR, 6);
     expect(report.totals.today.projectedEur).toBeGreaterThan(0);
   });
+
+  it('counts the reaper\'s sleeps only: a stop from the Clever Cloud console is shown apart', async () => {
+    const h = setup();
+    const app = h.manage('console-stopped', {}, { gracePeriodMs: 4 * HOUR });
+    await h.engine.start();
+    expect(await h.until(() => h.state(app.id) === 'Up', 10 * MINUTE)).not.toBeNull();
+    // Someone stops it from the Clever Cloud console; the engine follows (actor outside).
+    h.cloud.consoleStop(app.id);
+    const stoppedAt = await h.until(() => h.state(app.id) === 'Down', 10 * MINUTE);
+    expect(stoppedAt).not.toBeNull();
+    await h.clock.advance(2 * HOUR);
+    let report = await h.report();
+    let figures = report.apps.find((a) => a.appId === app.id)!;
+    expect(figures.asleepNow).toBe('outside');
+    expect(figures.windows.all.hoursAsleep).toBe(0);
+    expect(figures.windows.all.outsideHours).toBeGreaterThanOrEqual(2);
+    expect(report.savingNow).toMatchObject({ apps: 0, eurPerHour: 0, outsideApps: 1 });
+    // A request wakes it (the reaper starts it), then the reaper puts it to sleep itself: that counts.
+    await h.engine.request(app.id, 'access-log');
+    expect(await h.until(() => h.state(app.id) === 'Up', 10 * MINUTE)).not.toBeNull();
+    const asleepAt = await h.until(() => h.state(app.id) === 'Down', 6 * HOUR);
+    expect(asleepAt).not.toBeNull();
+    await h.clock.advance(HOUR);
+    report = await h.report();
+    figures = report.apps.find((a) => a.appId === app.id)!;
+    expect(figures.asleepNow).toBe('reaper');
+    expect(figures.windows.all.hoursAsleep).toBeCloseTo((h.clock.now() - asleepAt!) / HOUR, 6);
+    expect(report.savingNow.apps).toBe(1);
+    expect(report.savingNow.eurPerHour).toBeCloseTo(figures.hourlyEur!, 9);
+  });
 });

@@ -1,17 +1,13 @@
-/** The savings report from the datastore: the history of the last 30 days and the apps' facts. */
+/**
+ * The savings report from the datastore: all the history kept (the retention's days; "all time" is
+ * since its oldest entry) and the apps' facts.
+ */
 import type { ReaperState } from '../../shared/domain.ts';
-import { DAY } from '../../shared/durations.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
-import {
-  type AppInput,
-  asleepIntervals,
-  buildSavingsReport,
-  type Change,
-  lastDays,
-  projectedIntervals,
-} from './savings.ts';
+import { type AppInput, buildSavingsReport, projectedIntervals } from './savings.ts';
+import { inOrder, sleepsOf } from './savings-sleeps.ts';
 import type { RuntimePrices } from './savings-prices.ts';
 
 export interface SavingsSource {
@@ -28,18 +24,15 @@ export interface SavingsSource {
 }
 
 export async function loadSavingsReport(source: SavingsSource): Promise<SavingsReport> {
-  const { store, now, timeZone } = source;
-  const from = savingsFrom(now, timeZone);
+  const { store, now } = source;
+  // From the start: whose sleep an app is in is told by the stop that began it, however old.
+  const from = 0;
   const [{ initial, changes }, names, facts] = await Promise.all([
     store.stateChanges(from, now + 1),
     store.appNames(),
     store.readAppFacts(),
   ]);
   return fromData(source, from, initial, changes, names, facts);
-}
-
-function savingsFrom(now: number, timeZone: string): number {
-  return Math.min(lastDays(now, timeZone, 30)[0]!.start, now - 30 * DAY);
 }
 
 function fromData(
@@ -51,8 +44,10 @@ function fromData(
   facts: Map<string, AppFacts>,
 ): SavingsReport {
   const { now, timeZone, managed } = source;
-  const byApp = new Map<string, Change[]>();
+  const byApp = new Map<string, StateChange[]>();
+  let since: number | null = null;
   for (const c of changes) {
+    if (since === null || c.at < since) since = c.at;
     const list = byApp.get(c.appId);
     if (list) list.push(c);
     else byApp.set(c.appId, [c]);
@@ -61,11 +56,12 @@ function fromData(
   for (const [appId, state] of initial) if (state !== null) ids.add(appId);
   const apps: AppInput[] = [];
   for (const appId of ids) {
-    const list = byApp.get(appId) ?? [];
-    const asleep = asleepIntervals(initial.get(appId) ?? null, list, from, now);
+    const list = inOrder(byApp.get(appId) ?? []);
+    const sleeps = sleepsOf(initial.get(appId) ?? null, list, from, now);
     const next = source.nextMustBeUpAfter;
     const projected = projectedIntervals(list, now, next ? (t) => next(appId, t) : undefined);
-    if (!managed.has(appId) && asleep.length === 0 && projected.length === 0) continue;
+    const slept = sleeps.reaper.length + sleeps.outside.length + projected.length > 0;
+    if (!managed.has(appId) && !slept) continue;
     const f = facts.get(appId);
     apps.push({
       appId,
@@ -75,13 +71,17 @@ function fromData(
       flavorPrice: f?.flavorPrice ?? null,
       instances: f ? f.minInstances : null,
       systemHourlyEur: source.prices?.perInstanceHourlyEur.get(appId) ?? null,
-      asleep,
+      asleep: sleeps.reaper,
+      outside: sleeps.outside,
+      // A released app is asleep for nobody: it is not under the reaper anymore.
+      asleepNow: managed.has(appId) ? sleeps.atEnd : null,
       projected,
     });
   }
   return buildSavingsReport({
     now,
     timeZone,
+    since,
     apps,
     pricing: { ...pricingOf(source.settings), priceSystemProblem: source.prices?.problem ?? null },
   });

@@ -5,14 +5,13 @@ import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import {
   type AppInput,
   appHourlyEur,
-  asleepIntervals,
   buildSavingsReport,
-  type Change,
-  lastDays,
   overlapMs,
   projectedIntervals,
   WOULD_STOP_PREFIX,
 } from './savings.ts';
+import { lastDays } from './savings-calendar.ts';
+import { asleepIntervals, type Change } from './savings-sleeps.ts';
 
 /** Monday 5 January 2026, 15:00 in Paris (14:00 UTC). */
 const NOW = Date.UTC(2026, 0, 5, 14);
@@ -126,24 +125,33 @@ describe('the report', () => {
     ...fields,
   });
 
-  it('splits today at local midnight, and sums the last 7 and 30 days', () => {
-    // Asleep from 20:00 Paris yesterday to 09:00 today (13 h: 4 h yesterday, 9 h today), and 10 days ago.
+  it('splits today at local midnight, and sums this month, this year and all time in the zone', () => {
+    // Asleep from 20:00 Paris yesterday to 09:00 today (13 h: 4 h yesterday, 9 h today), 10 days ago
+    // (last year in Paris: 26 December 2025) and on the 2nd (this month).
     const asleep = [
       { start: MIDNIGHT_PARIS - 4 * HOUR, end: MIDNIGHT_PARIS + 9 * HOUR },
       { start: NOW - 10 * DAY, end: NOW - 10 * DAY + 5 * HOUR },
+      { start: MIDNIGHT_PARIS - 2 * DAY, end: MIDNIGHT_PARIS - 2 * DAY + 2 * HOUR },
     ];
+    const since = NOW - 40 * DAY;
     const report = buildSavingsReport({
       now: NOW,
       timeZone: 'Europe/Paris',
+      since,
       apps: [app({ asleep, instances: 2 })],
       pricing: pricingOf(DEFAULT_SETTINGS),
     });
     expect(report.windows.today).toEqual({ start: MIDNIGHT_PARIS, end: NOW });
+    // 1 January 2026, 00:00 in Paris is 31 December 2025, 23:00 UTC.
+    expect(report.windows.month).toEqual({ start: Date.UTC(2025, 11, 31, 23), end: NOW });
+    expect(report.windows.year).toEqual({ start: Date.UTC(2025, 11, 31, 23), end: NOW });
+    expect(report.windows.all).toEqual({ start: since, end: NOW });
     expect(report.totals.today.hoursAsleep).toBeCloseTo(9, 9);
-    expect(report.totals.days7.hoursAsleep).toBeCloseTo(13, 9);
-    expect(report.totals.days30.hoursAsleep).toBeCloseTo(18, 9);
-    // 18 h × 2 instances × 0.3436 drops/10 min × 6 × 0.0097 €.
-    expect(report.totals.days30.savedEur).toBeCloseTo(18 * 2 * 0.3436 * 6 * 0.0097, 9);
+    expect(report.totals.month.hoursAsleep).toBeCloseTo(15, 9);
+    expect(report.totals.year.hoursAsleep).toBeCloseTo(15, 9);
+    expect(report.totals.all.hoursAsleep).toBeCloseTo(20, 9);
+    // 20 h × 2 instances × 0.3436 drops/10 min × 6 × 0.0097 €.
+    expect(report.totals.all.savedEur).toBeCloseTo(20 * 2 * 0.3436 * 6 * 0.0097, 9);
     expect(report.daily).toHaveLength(30);
     expect(report.daily.at(-1)).toMatchObject({ day: '2026-01-05', start: MIDNIGHT_PARIS, end: NOW });
     expect(report.daily.at(-2)!.figures.hoursAsleep).toBeCloseTo(4, 9);

@@ -3,8 +3,7 @@
  * the windows and days of the report, and what that is worth. Loading from the datastore is
  * savings-report.ts; the rules (what counts as asleep, the price unit) are shared/savings.ts.
  */
-import type { ReaperState } from '../../shared/domain.ts';
-import { DAY, HOUR } from '../../shared/durations.ts';
+import { HOUR } from '../../shared/durations.ts';
 import {
   type AppSavings,
   hourlyPriceEur,
@@ -15,22 +14,10 @@ import {
   type SavingsPricing,
   type SavingsReport,
   type SavingsWindow,
+  type SavingNow,
 } from '../../shared/savings.ts';
-import { zonedInstant } from '../../shared/schedule.ts';
-
-export interface Interval {
-  start: number;
-  end: number;
-}
-
-/** A state change or a dry-run note of one app, as the history has it. */
-export interface Change {
-  at: number;
-  kind: 'transition' | 'reset' | 'release' | 'would-sleep' | 'would-wake';
-  /** The state after a transition or a reset; null after a release and on notes. */
-  to: ReaperState | null;
-  reason: string;
-}
+import { calendarPeriods, type Interval, lastDays } from './savings-calendar.ts';
+import type { Change, SleepCause } from './savings-sleeps.ts';
 
 /**
  * A "would sleep" note of dry-run records the sleep the reaper would have done, or why it would not
@@ -38,32 +25,6 @@ export interface Change {
  * is the engine's (decide.ts); a test runs the engine in dry-run to keep the two in step.
  */
 export const WOULD_STOP_PREFIX = 'dry-run: would stop the app';
-
-const isStateChange = (c: Change) => c.kind === 'transition' || c.kind === 'reset' || c.kind === 'release';
-
-/**
- * When the app was Asleep (Down) within [from, to): `initial` is its state at `from` (null when it was
- * not managed), `changes` its state changes after, oldest first.
- */
-export function asleepIntervals(
-  initial: ReaperState | null,
-  changes: readonly Change[],
-  from: number,
-  to: number,
-): Interval[] {
-  const out: Interval[] = [];
-  let state = initial;
-  let since = from;
-  for (const c of changes) {
-    if (!isStateChange(c) || c.at < from) continue;
-    if (c.at >= to) break;
-    if (state === 'Down' && c.at > since) out.push({ start: since, end: c.at });
-    state = c.to;
-    since = c.at;
-  }
-  if (state === 'Down' && to > since) out.push({ start: since, end: to });
-  return out;
-}
 
 /**
  * Dry-run: the sleeps the reaper would have done, from each "would stop the app" note to what would
@@ -112,50 +73,14 @@ export function overlapMs(intervals: readonly Interval[], start: number, end: nu
   return total;
 }
 
-/** The local calendar date of `t` in `timeZone`. */
-export function localDate(t: number, timeZone: string): { year: number; month: number; day: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(t);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: get('year'), month: get('month'), day: get('day') };
-}
-
-/**
- * The last `count` local days in `timeZone`, oldest first, today last (ending at `now`). Days are
- * calendar days: 23 or 25 hours long on the days the clocks change.
- */
-export function lastDays(
+/** Today, this month and this year in the zone, and all time (from the oldest entry kept), to now. */
+export function savingsWindows(
   now: number,
   timeZone: string,
-  count: number,
-): { day: string; start: number; end: number }[] {
-  const today = localDate(now, timeZone);
-  const out: { day: string; start: number; end: number }[] = [];
-  for (let k = count - 1; k >= 0; k--) {
-    const date = new Date(Date.UTC(today.year, today.month - 1, today.day - k));
-    const next = new Date(Date.UTC(today.year, today.month - 1, today.day - k + 1));
-    const start = zonedInstant(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), 0, timeZone);
-    const end =
-      k === 0
-        ? now
-        : zonedInstant(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0, timeZone);
-    out.push({ day: date.toISOString().slice(0, 10), start, end });
-  }
-  return out;
-}
-
-/** Today since local midnight, and the last 7 and 30 days, each ending now. */
-export function savingsWindows(now: number, timeZone: string): Record<SavingsWindow, Interval> {
-  const today = lastDays(now, timeZone, 1)[0]!;
-  return {
-    today: { start: today.start, end: now },
-    days7: { start: now - 7 * DAY, end: now },
-    days30: { start: now - 30 * DAY, end: now },
-  };
+  since: number | null,
+): Record<SavingsWindow, Interval> {
+  const periods = calendarPeriods(now, timeZone);
+  return { ...periods, all: { start: Math.min(since ?? now, periods.year.start), end: now } };
 }
 
 /** One app as the report needs it: what it is, and its intervals asleep (and projected, in dry-run). */
@@ -163,13 +88,23 @@ export type AppInput = Pick<
   AppSavings,
   'appId' | 'name' | 'managed' | 'flavorName' | 'flavorPrice' | 'instances'
 > & {
+  /** Asleep because the reaper put it to sleep (savings-sleeps.ts). */
   asleep: Interval[];
+  /** Asleep because it was stopped outside the reaper: not counted. */
+  outside?: Interval[];
+  /** Whose sleep the app is in now, if it is asleep. */
+  asleepNow?: SleepCause | null;
   projected: Interval[];
   /** Euros per hour of one instance from the price system; absent or null: the fallback applies. */
   systemHourlyEur?: number | null;
 };
 
-function figures(asleepMs: number, projectedMs: number, hourlyEur: number | null): SavingsFigures {
+function figures(
+  asleepMs: number,
+  projectedMs: number,
+  outsideMs: number,
+  hourlyEur: number | null,
+): SavingsFigures {
   const hoursAsleep = asleepMs / HOUR;
   const projectedHours = projectedMs / HOUR;
   return {
@@ -177,6 +112,7 @@ function figures(asleepMs: number, projectedMs: number, hourlyEur: number | null
     savedEur: hourlyEur === null ? null : hoursAsleep * hourlyEur,
     projectedHours,
     projectedEur: hourlyEur === null ? null : projectedHours * hourlyEur,
+    outsideHours: outsideMs / HOUR,
   };
 }
 
@@ -190,6 +126,7 @@ function sum(list: readonly SavingsFigures[]): SavingsFigures {
     savedEur: total((f) => f.savedEur),
     projectedHours: list.reduce((a, f) => a + f.projectedHours, 0),
     projectedEur: total((f) => f.projectedEur),
+    outsideHours: list.reduce((a, f) => a + f.outsideHours, 0),
   };
 }
 
@@ -225,22 +162,43 @@ function reportSource(apps: readonly AppSavings[]): NonNullable<SavingsPricing['
   return [...sources][0]!;
 }
 
-/** The report: per app and in total, for today, 7 and 30 days, and per day for the chart. */
+/** What the apps asleep now because of the reaper save an hour. */
+function savingNow(apps: readonly AppSavings[]): SavingNow {
+  const reaper = apps.filter((a) => a.asleepNow === 'reaper');
+  return {
+    eurPerHour: reaper.reduce((sum, a) => sum + (a.hourlyEur ?? 0), 0),
+    apps: reaper.length,
+    unpriced: reaper.filter((a) => a.hourlyEur === null).length,
+    outsideApps: apps.filter((a) => a.asleepNow === 'outside').length,
+  };
+}
+
+/**
+ * The report: per app and in total, for today, this month, this year and all time in the zone, per
+ * day for the chart, and what the reaper saves an hour right now. `since` is when the history kept
+ * starts (the oldest entry; null when there is none).
+ */
 export function buildSavingsReport(input: {
   now: number;
   timeZone: string;
+  since?: number | null;
   apps: readonly AppInput[];
   pricing: SavingsPricing;
 }): SavingsReport {
   const { now, timeZone, pricing } = input;
-  const windows = savingsWindows(now, timeZone);
+  const windows = savingsWindows(now, timeZone, input.since ?? null);
   const days = lastDays(now, timeZone, 30);
   const apps: AppSavings[] = [];
   const perDay: SavingsFigures[][] = days.map(() => []);
   for (const app of input.apps) {
     const { hourlyEur, source: priceSource } = appPrice(app, pricing);
     const of = (w: Interval) =>
-      figures(overlapMs(app.asleep, w.start, w.end), overlapMs(app.projected, w.start, w.end), hourlyEur);
+      figures(
+        overlapMs(app.asleep, w.start, w.end),
+        overlapMs(app.projected, w.start, w.end),
+        overlapMs(app.outside ?? [], w.start, w.end),
+        hourlyEur,
+      );
     const appWindows = Object.fromEntries(SAVINGS_WINDOWS.map((w) => [w, of(windows[w])])) as Record<
       SavingsWindow,
       SavingsFigures
@@ -258,14 +216,12 @@ export function buildSavingsReport(input: {
       hourlyEur,
       priceSource,
       windows: appWindows,
+      asleepNow: app.asleepNow ?? null,
     });
   }
-  apps.sort(
-    (a, b) =>
-      b.windows.days30.hoursAsleep +
-        b.windows.days30.projectedHours -
-        (a.windows.days30.hoursAsleep + a.windows.days30.projectedHours) || a.name.localeCompare(b.name),
-  );
+  // The most saved first (all time, dry-run projections included), then by name.
+  const weight = (a: AppSavings) => a.windows.all.hoursAsleep + a.windows.all.projectedHours;
+  apps.sort((a, b) => weight(b) - weight(a) || a.name.localeCompare(b.name));
   const totals = Object.fromEntries(
     SAVINGS_WINDOWS.map((w) => [w, sum(apps.map((a) => a.windows[w]))]),
   ) as Record<SavingsWindow, SavingsFigures>;
@@ -274,6 +230,7 @@ export function buildSavingsReport(input: {
     now,
     timeZone,
     windows,
+    savingNow: savingNow(apps),
     totals,
     daily,
     apps,

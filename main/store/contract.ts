@@ -15,7 +15,7 @@
  *   savings, the webhook delivery state, the credentials status, and a key-value backend for the
  *   routes and settings (ConfigStore).
  */
-import type { AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import type { Actor, AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
 import type { AuditEntry, Role } from '../../shared/people.ts';
 import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
@@ -47,6 +47,8 @@ export interface StateChange {
   /** The state after the entry: null after a release, and for would-sleep / would-wake notes. */
   to: ReaperState | null;
   reason: string;
+  /** Who made it happen (the savings count only the sleeps the reaper caused). */
+  actor: Actor;
 }
 
 export interface AppFacts {

@@ -246,6 +246,8 @@ for (const kind of kinds) {
       expect(changes.map((c) => [c.appId, c.at, c.to])).toEqual(
         counted.map((h) => [h.appId, h.at, h.kind === 'release' ? null : h.to]),
       );
+      // Who made each change: the savings count only the sleeps the reaper caused.
+      expect(changes.map((c) => c.actor)).toEqual(counted.map((h) => h.actor));
       expect(await store.transitionDurations('app_a', 'start')).toEqual([2 * MINUTE, 2 * MINUTE, 2 * MINUTE]);
       expect(await store.transitionDurations('app_a', 'stop', 2)).toEqual([3 * MINUTE, 3 * MINUTE]);
       const since = await store.historySince(T + 29 * MINUTE);

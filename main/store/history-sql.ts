@@ -4,7 +4,7 @@
  * PostgreSQL uses ILIKE to give the same answers).
  */
 
-import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
+import type { Actor, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import {
   decodeCursor,
   type HistoryFilter,
@@ -108,7 +108,7 @@ export function initialStatesSql(dialect: Dialect): string {
 export function changesSql(dialect: Dialect): string {
   const [from, to] = dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
   // The reason is only needed for dry-run notes (a "would stop" or not): the others leave it out.
-  return `SELECT id, app_id, at, kind, to_state, CASE WHEN kind = 'would-sleep' THEN reason END AS reason FROM history
+  return `SELECT id, app_id, at, kind, to_state, actor, CASE WHEN kind = 'would-sleep' THEN reason END AS reason FROM history
      WHERE at >= ${from} AND at < ${to} AND kind IN ('transition', 'reset', 'release', 'would-sleep', 'would-wake')
      ORDER BY at, id`;
 }
@@ -162,6 +162,7 @@ export interface ChangeRow {
   at: number;
   kind: StateChange['kind'];
   to_state: ReaperState | null;
+  actor: Actor;
   reason: string | null;
 }
 
@@ -179,6 +180,7 @@ export function toStateChanges(
     kind: r.kind,
     to: r.kind === 'release' ? null : (r.to_state ?? null),
     reason: r.reason ?? '',
+    actor: r.actor,
   }));
   return { initial, changes };
 }
