@@ -9,6 +9,7 @@ const BASE: UrlState = {
   editingRoute: null,
   historyParams: {},
   routesSearch: '',
+  savingsZone: '',
   sort: INITIAL_SORT,
 };
 
@@ -76,5 +77,12 @@ describe('the dashboard state in the URL', () => {
       editingRoute: null,
       historyParams: { app: 'app_1' },
     });
+  });
+
+  it("keeps the Savings' time zone, and drops one the browser does not know", () => {
+    expect(hashOf({ view: 'savings', savingsZone: 'Asia/Tokyo' })).toBe('#/savings?tz=Asia%2FTokyo');
+    expect(hashOf({ view: 'savings' })).toBe('#/savings');
+    expect(stateOf('#/savings?tz=Asia%2FTokyo')).toMatchObject({ view: 'savings', savingsZone: 'Asia/Tokyo' });
+    expect(stateOf('#/savings?tz=Mars%2FOlympus')).toMatchObject({ view: 'savings', savingsZone: '' });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The dashboard's place as a route of the URL fragment (shared/nav-route.ts), both ways:
  * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open), `#/history?app=...&cause=...`,
- * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings`, `#/settings`. The apps
+ * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings?tz=Asia/Tokyo` (the zone its
+ * days are counted in; none: the viewer's), `#/settings`. The apps
  * table's sort is there too: `#/apps?sort=-lastRequest` (a minus for descending; by name, ascending,
  * says nothing).
  *
@@ -12,6 +13,7 @@
 import { APP_ID_PATTERN, OWNER_ID_PATTERN, REAPER_STATES, type ReaperState } from '../../shared/domain.ts';
 import type { NavRoute } from '../../shared/nav-route.ts';
 import { SORT_KEYS, type SortDir, type SortKey } from './sort.ts';
+import { isTimeZoneOffered } from './time-zones.ts';
 
 export const VIEWS = ['apps', 'history', 'savings', 'routes', 'audit', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
@@ -59,6 +61,8 @@ export interface UrlState {
   editingRoute: string | 'new' | null;
   historyParams: HistoryParams;
   routesSearch: string;
+  /** The zone the Savings view counts its days in; '' for the viewer's own. */
+  savingsZone: string;
 }
 
 interface ViewUrl {
@@ -99,6 +103,10 @@ const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
         HISTORY_PARAMS.flatMap((k) => (r.params[k] ? [[k, r.params[k]]] : [])),
       ) as HistoryParams,
     }),
+  },
+  savings: {
+    toRoute: (s) => ({ id: null, params: { tz: s.savingsZone } }),
+    fromRoute: (r) => ({ savingsZone: r.params.tz && isTimeZoneOffered(r.params.tz) ? r.params.tz : '' }),
   },
   routes: {
     toRoute: (s) => ({ id: s.editingRoute, params: { q: s.routesSearch } }),

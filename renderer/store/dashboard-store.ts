@@ -74,6 +74,8 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   historyParams: HistoryParams;
   /** The Routes view's search. */
   routesSearch: string;
+  /** The zone the Savings view counts its days in ('' for the viewer's; the URL holds it). */
+  savingsZone: string;
   /** An account was just connected from the first-run screen: a first day in dry-run is proposed. */
   firstDay: boolean;
 
@@ -87,6 +89,7 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   navigate(place: Partial<UrlState>): void;
   setHistoryParams(params: HistoryParams): void;
   setRoutesSearch(search: string): void;
+  setSavingsZone(zone: string): void;
   proposeFirstDay(on: boolean): void;
   editRoute(route: string | 'new' | null, forApp?: { appId: string; ownerId: string }): void;
   toast(kind: Toast['kind'], text: string): void;
@@ -305,6 +308,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       historyEvents: 0,
       historyParams: {},
       routesSearch: '',
+      savingsZone: '',
       firstDay: false,
       ...pickInitial(),
 
@@ -415,6 +419,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       setRoutesSearch(routesSearch) {
         set({ routesSearch });
+      },
+
+      setSavingsZone(savingsZone) {
+        set({ savingsZone });
       },
 
       proposeFirstDay(firstDay) {

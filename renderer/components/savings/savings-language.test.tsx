@@ -17,6 +17,7 @@ const figures = (hoursAsleep: number, savedEur: number, projectedHours = 0): Sav
   savedEur,
   projectedHours,
   projectedEur: projectedHours * 0.02,
+  outsideHours: 0,
 });
 
 function report(): SavingsReport {
@@ -30,8 +31,9 @@ function report(): SavingsReport {
   return {
     now: NOW,
     timeZone: 'Europe/Paris',
-    windows: { today: window, days7: window, days30: window },
-    totals: { today: figures(9, 0.18, 2), days7: figures(84, 1.68), days30: figures(1512.5, 30.25) },
+    windows: { today: window, month: window, year: window, all: window },
+    totals: { today: figures(9, 0.18, 2), month: figures(84, 1.68), year: figures(400, 8), all: figures(1512.5, 30.25) },
+    savingNow: { eurPerHour: 0, apps: 0, unpriced: 0, outsideApps: 0 },
     daily,
     apps: [
       {
@@ -42,7 +44,8 @@ function report(): SavingsReport {
         flavorPrice: 0.6873,
         instances: 2,
         hourlyEur: 0.08,
-        windows: { today: figures(9, 0.72), days7: figures(84, 6.72), days30: figures(1512.5, 121) },
+        windows: { today: figures(9, 0.72), month: figures(84, 6.72), year: figures(400, 32), all: figures(1512.5, 121) },
+        asleepNow: null,
       },
     ],
     pricing: { unit: 'drops-per-10-min', eurPerDrop: 0.0097, confirmed: false, source: 'flavor-price' },
@@ -59,13 +62,13 @@ describe('the Savings view in French', () => {
     render(<App api={api} />);
     await user.click(await screen.findByRole('link', { name: /^Économies/ }));
     const totals = await screen.findByRole('list', { name: 'Totaux' });
-    const today = within(totals).getAllByRole('listitem')[0]!;
+    const today = within(totals).getAllByRole('listitem')[1]!;
     expect(within(today).getByRole('heading', { name: 'Aujourd’hui' })).toBeTruthy();
     expect(within(today).getByText('9,0 h')).toBeTruthy();
     expect(today.textContent?.replace(/\s/g, ' ')).toContain('Simulation : aurait économisé 0,04 € (2,0 h)');
-    const month = within(totals).getAllByRole('listitem')[2]!;
-    expect(month.textContent?.replace(/\s/g, ' ')).toContain('1 513 h');
-    expect(month.textContent?.replace(/\s/g, ' ')).toContain('30,25 € économisés');
+    const allTime = within(totals).getAllByRole('listitem')[4]!;
+    expect(allTime.textContent?.replace(/\s/g, ' ')).toContain('1 513 h');
+    expect(allTime.textContent?.replace(/\s/g, ' ')).toContain('30,25 € économisés');
     expect(screen.getByText(/lu en drops par 10 minutes × 0,0097 € par drop/)).toBeTruthy();
     expect(screen.getByText(/2 applications sans prix de flavor connu/)).toBeTruthy();
     const table = screen.getByRole('table');

@@ -54,6 +54,7 @@ const figures = (hoursAsleep: number, savedEur: number | null, projectedHours = 
   savedEur,
   projectedHours,
   projectedEur: projectedHours ? projectedHours * 0.02 : savedEur === null ? null : 0,
+  outsideHours: 0,
 });
 
 function report(): SavingsReport {
@@ -68,10 +69,12 @@ function report(): SavingsReport {
     timeZone: 'Europe/Paris',
     windows: {
       today: { start: NOW - 9 * HOUR, end: NOW },
-      days7: { start: NOW - 7 * 24 * HOUR, end: NOW },
-      days30: { start: NOW - 30 * 24 * HOUR, end: NOW },
+      month: { start: NOW - 7 * 24 * HOUR, end: NOW },
+      year: { start: NOW - 20 * 24 * HOUR, end: NOW },
+      all: { start: NOW - 30 * 24 * HOUR, end: NOW },
     },
-    totals: { today: figures(9, 0.18, 2), days7: figures(118, 2.36), days30: figures(512, 10.24) },
+    totals: { today: figures(9, 0.18, 2), month: figures(118, 2.36), year: figures(300, 6), all: figures(512, 10.24) },
+    savingNow: { eurPerHour: 0, apps: 0, unpriced: 0, outsideApps: 0 },
     daily: days,
     apps: [
       {
@@ -82,7 +85,8 @@ function report(): SavingsReport {
         flavorPrice: 0.6873,
         instances: 2,
         hourlyEur: 0.08,
-        windows: { today: figures(9, 0.72), days7: figures(118, 9.44), days30: figures(512, 40.96) },
+        windows: { today: figures(9, 0.72), month: figures(118, 9.44), year: figures(300, 24), all: figures(512, 40.96) },
+        asleepNow: 'reaper',
       },
     ],
     pricing: { unit: 'drops-per-10-min', eurPerDrop: 0.0097, confirmed: false },
@@ -163,7 +167,7 @@ describe('the Savings view', () => {
     api.answer('savings', () => report());
     await open(api, 'Savings');
     const totals = await screen.findByRole('list', { name: 'Totals' });
-    const today = within(totals).getAllByRole('listitem')[0]!;
+    const today = within(totals).getAllByRole('listitem')[1]!;
     expect(within(today).getByText('9.0 h')).toBeTruthy();
     expect(within(today).getByText(/would have saved/)).toBeTruthy();
     expect(screen.getByRole('img', { name: /Hours asleep per day over the last 30 days/ })).toBeTruthy();

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const none: CredentialsStatus = { ...NO_CREDENTIALS, canConnect: true };
-const zero: SavingsFigures = { hoursAsleep: 0, savedEur: 0, projectedHours: 0, projectedEur: 0 };
+const zero: SavingsFigures = { hoursAsleep: 0, savedEur: 0, projectedHours: 0, projectedEur: 0, outsideHours: 0 };
 
 function appSavings(name: string, hourlyEur: number | null, managed = true): AppSavings {
   return {
@@ -29,7 +29,8 @@ function appSavings(name: string, hourlyEur: number | null, managed = true): App
     flavorPrice: 0.6873,
     instances: 1,
     hourlyEur,
-    windows: { today: zero, days7: zero, days30: zero },
+    windows: { today: zero, month: zero, year: zero, all: zero },
+    asleepNow: null,
   };
 }
 
@@ -38,8 +39,9 @@ function report(apps: AppSavings[]): SavingsReport {
   return {
     now: NOW,
     timeZone: 'Europe/Paris',
-    windows: { today: window, days7: window, days30: window },
-    totals: { today: zero, days7: zero, days30: zero },
+    windows: { today: window, month: window, year: window, all: window },
+    totals: { today: zero, month: zero, year: zero, all: zero },
+    savingNow: { eurPerHour: 0, apps: 0, unpriced: 0, outsideApps: 0 },
     daily: [],
     apps,
     pricing: { unit: 'drops-per-10-min', eurPerDrop: 0.0097, confirmed: false },
