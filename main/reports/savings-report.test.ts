@@ -95,7 +95,7 @@ describe('the savings of a running reaper', () => {
     expect(report.totals.today.projectedEur).toBeGreaterThan(0);
   });
 
-  it('counts the reaper\'s sleeps only: a stop from the Clever Cloud console is shown apart', async () => {
+  it("counts the reaper's sleeps only: a stop from the Clever Cloud console is shown apart", async () => {
     const h = setup();
     const app = h.manage('console-stopped', {}, { gracePeriodMs: 4 * HOUR });
     await h.engine.start();

@@ -7,8 +7,8 @@ import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
 import { type AppInput, buildSavingsReport, projectedIntervals } from './savings.ts';
-import { inOrder, sleepsOf } from './savings-sleeps.ts';
 import type { RuntimePrices } from './savings-prices.ts';
+import { inOrder, sleepsOf } from './savings-sleeps.ts';
 
 export interface SavingsSource {
   store: Pick<ReaperStore, 'stateChanges' | 'appNames' | 'readAppFacts'>;

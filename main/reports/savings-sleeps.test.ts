@@ -22,7 +22,10 @@ const reaperSleep = (at: number) => [
   change(at + 5 * SECOND, 'Down', 'reaper'),
 ];
 /** A request wakes it at `at` (Waking up, then Up 40 s later). */
-const wake = (at: number) => [change(at, 'WaitingForUp', 'request'), change(at + 40 * SECOND, 'Up', 'reaper')];
+const wake = (at: number) => [
+  change(at, 'WaitingForUp', 'request'),
+  change(at + 40 * SECOND, 'Up', 'reaper'),
+];
 /** Stopped from the Clever Cloud console: seen Asleep from Up. */
 const consoleStop = (at: number) => [change(at, 'Down', 'outside')];
 
@@ -84,7 +87,11 @@ describe('whose sleep it is', () => {
   });
 
   it('ends a sleep at a release: a released app saves nothing', () => {
-    const changes = [change(T0, 'Up', 'reaper'), ...reaperSleep(T0 + HOUR), change(T0 + 2 * HOUR, null, 'reaper', 'release')];
+    const changes = [
+      change(T0, 'Up', 'reaper'),
+      ...reaperSleep(T0 + HOUR),
+      change(T0 + 2 * HOUR, null, 'reaper', 'release'),
+    ];
     const s = sleepsOf(null, changes, 0, T0 + 5 * HOUR);
     expect(ms(s.reaper)).toBe(HOUR - 5 * SECOND);
     expect(s.atEnd).toBeNull();
@@ -92,7 +99,11 @@ describe('whose sleep it is', () => {
 
   it('reads simultaneous entries in id order, and out-of-order ones in time order', () => {
     // Going to sleep and Asleep in the same millisecond, then the list given backwards.
-    const same = [change(T0, 'Up', 'reaper'), change(T0 + HOUR, 'WaitingForShutdown', 'reaper'), change(T0 + HOUR, 'Down', 'reaper')];
+    const same = [
+      change(T0, 'Up', 'reaper'),
+      change(T0 + HOUR, 'WaitingForShutdown', 'reaper'),
+      change(T0 + HOUR, 'Down', 'reaper'),
+    ];
     const s = sleepsOf(null, [...same].reverse(), 0, T0 + 3 * HOUR);
     expect(s.reaper).toEqual([{ start: T0 + HOUR, end: T0 + 3 * HOUR }]);
     expect(s.atEnd).toBe('reaper');
@@ -117,7 +128,10 @@ describe('whose sleep it is', () => {
           changes.push(...reaperSleep(at));
           if (kind === 1) {
             // A start that was cancelled in the middle of it: Waking up is awake, the rest is the reaper's.
-            changes.push(change(at + length / 2, 'WaitingForUp', 'request'), change(at + length / 2 + MINUTE, 'Down', 'reaper'));
+            changes.push(
+              change(at + length / 2, 'WaitingForUp', 'request'),
+              change(at + length / 2 + MINUTE, 'Down', 'reaper'),
+            );
             reaperMs -= MINUTE;
           }
           changes.push(...wake(at + length));
@@ -127,7 +141,11 @@ describe('whose sleep it is', () => {
           outsideMs += length;
         } else {
           // Simultaneous: the reaper's stop seen in the same millisecond as it was asked.
-          changes.push(change(at, 'WaitingForShutdown', 'reaper'), change(at, 'Down', 'reaper'), ...wake(at + length));
+          changes.push(
+            change(at, 'WaitingForShutdown', 'reaper'),
+            change(at, 'Down', 'reaper'),
+            ...wake(at + length),
+          );
           reaperMs += length;
         }
         at += length + 40 * SECOND;
@@ -186,9 +204,15 @@ describe('the report in a zone', () => {
     ...fields,
   });
   const report = (now: number, timeZone: string, apps: AppInput[]) =>
-    buildSavingsReport({ now, timeZone, since: now - 400 * 24 * HOUR, apps, pricing: pricingOf(DEFAULT_SETTINGS) });
+    buildSavingsReport({
+      now,
+      timeZone,
+      since: now - 400 * 24 * HOUR,
+      apps,
+      pricing: pricingOf(DEFAULT_SETTINGS),
+    });
 
-  it('cuts a sleep across the year end at the zone\'s midnight, and counts one still running now', () => {
+  it("cuts a sleep across the year end at the zone's midnight, and counts one still running now", () => {
     // Asleep from 22:00 on 31 December to now, 1 January 2026, 06:00 (Paris, UTC+1): 2 h last year.
     const now = Date.UTC(2026, 0, 1, 5);
     const sleep = { start: Date.UTC(2025, 11, 31, 21), end: now };
@@ -226,7 +250,12 @@ describe('the report in a zone', () => {
     const now = Date.UTC(2026, 5, 1, 12);
     const r = report(now, 'UTC', [
       app({ appId: 'app_1', instances: 2, asleep: [{ start: now - HOUR, end: now }], asleepNow: 'reaper' }),
-      app({ appId: 'app_2', asleep: [{ start: now - 2 * HOUR, end: now }], asleepNow: 'reaper', flavorPrice: null }),
+      app({
+        appId: 'app_2',
+        asleep: [{ start: now - 2 * HOUR, end: now }],
+        asleepNow: 'reaper',
+        flavorPrice: null,
+      }),
       app({ appId: 'app_3', outside: [{ start: now - 3 * HOUR, end: now }], asleepNow: 'outside' }),
       app({ appId: 'app_4' }),
     ]);

@@ -9,12 +9,12 @@ import {
   hourlyPriceEur,
   type PriceSource,
   SAVINGS_WINDOWS,
+  type SavingNow,
   type SavingsDay,
   type SavingsFigures,
   type SavingsPricing,
   type SavingsReport,
   type SavingsWindow,
-  type SavingNow,
 } from '../../shared/savings.ts';
 import { calendarPeriods, type Interval, lastDays } from './savings-calendar.ts';
 import type { Change, SleepCause } from './savings-sleeps.ts';

@@ -82,7 +82,10 @@ describe('the dashboard state in the URL', () => {
   it("keeps the Savings' time zone, and drops one the browser does not know", () => {
     expect(hashOf({ view: 'savings', savingsZone: 'Asia/Tokyo' })).toBe('#/savings?tz=Asia%2FTokyo');
     expect(hashOf({ view: 'savings' })).toBe('#/savings');
-    expect(stateOf('#/savings?tz=Asia%2FTokyo')).toMatchObject({ view: 'savings', savingsZone: 'Asia/Tokyo' });
+    expect(stateOf('#/savings?tz=Asia%2FTokyo')).toMatchObject({
+      view: 'savings',
+      savingsZone: 'Asia/Tokyo',
+    });
     expect(stateOf('#/savings?tz=Mars%2FOlympus')).toMatchObject({ view: 'savings', savingsZone: '' });
   });
 });

@@ -89,12 +89,16 @@ function SavingsRow({ app, index, anyProjected }: { app: AppSavings; index: numb
   const { t } = useTranslation('savings');
   const all = app.windows.all;
   const now =
-    app.asleepNow === 'reaper' ? t('perApp.asleepNow') : app.asleepNow === 'outside' ? t('perApp.outsideNow') : '';
+    app.asleepNow === 'reaper'
+      ? t('perApp.asleepNow')
+      : app.asleepNow === 'outside'
+        ? t('perApp.outsideNow')
+        : '';
   return (
     <tr aria-rowindex={index + 2}>
       <th scope="row">
         <span className="line">{app.name}</span>
-        <span className={`line sub${app.asleepNow === 'reaper' ? ' asleep-now' : ''}`}>
+        <span className={`line cell-sub${app.asleepNow === 'reaper' ? ' asleep-now' : ''}`}>
           {app.managed ? now : t('perApp.released').trim()}
         </span>
       </th>
@@ -117,7 +121,7 @@ function SavingsRow({ app, index, anyProjected }: { app: AppSavings; index: numb
           {all.projectedHours > 0 ? (
             <>
               <span className="line">{eur(all.projectedEur)}</span>
-              <span className="line sub">{hours(all.projectedHours)}</span>
+              <span className="line cell-sub">{hours(all.projectedHours)}</span>
             </>
           ) : (
             '—'
@@ -133,7 +137,7 @@ function Cell({ figures }: { figures: SavingsFigures }) {
   return (
     <>
       <span className="line">{hours(figures.hoursAsleep)}</span>
-      <strong className="line sub">{eur(figures.savedEur)}</strong>
+      <strong className="line cell-sub">{eur(figures.savedEur)}</strong>
     </>
   );
 }

@@ -24,7 +24,9 @@ export function SavingsTotals({ report, dryRun }: { report: SavingsReport; dryRu
         <p className="big-number">{t('now.perHour', { eur: eur(now.eurPerHour) })}</p>
         <p>
           {t('now.apps', { count: now.apps })}
-          {now.unpriced > 0 && <span className="muted">{`, ${t('now.unpriced', { count: now.unpriced })}`}</span>}
+          {now.unpriced > 0 && (
+            <span className="muted">{`, ${t('now.unpriced', { count: now.unpriced })}`}</span>
+          )}
         </p>
         {now.outsideApps > 0 && (
           <p className="outside" title={t('outsideTitle')}>

@@ -32,7 +32,12 @@ function report(): SavingsReport {
     now: NOW,
     timeZone: 'Europe/Paris',
     windows: { today: window, month: window, year: window, all: window },
-    totals: { today: figures(9, 0.18, 2), month: figures(84, 1.68), year: figures(400, 8), all: figures(1512.5, 30.25) },
+    totals: {
+      today: figures(9, 0.18, 2),
+      month: figures(84, 1.68),
+      year: figures(400, 8),
+      all: figures(1512.5, 30.25),
+    },
     savingNow: { eurPerHour: 0, apps: 0, unpriced: 0, outsideApps: 0 },
     daily,
     apps: [
@@ -44,7 +49,12 @@ function report(): SavingsReport {
         flavorPrice: 0.6873,
         instances: 2,
         hourlyEur: 0.08,
-        windows: { today: figures(9, 0.72), month: figures(84, 6.72), year: figures(400, 32), all: figures(1512.5, 121) },
+        windows: {
+          today: figures(9, 0.72),
+          month: figures(84, 6.72),
+          year: figures(400, 32),
+          all: figures(1512.5, 121),
+        },
         asleepNow: null,
       },
     ],

@@ -76,7 +76,7 @@ describe('the Savings view at scale', () => {
     expect(screen.getByText('1,000 apps')).toBeTruthy();
   });
 
-  it("asks for the zone chosen, keeps it in the URL, and shows the saving now and the outside hours apart", async () => {
+  it('asks for the zone chosen, keeps it in the URL, and shows the saving now and the outside hours apart', async () => {
     const api = fakeApi();
     api.answer('savings', (input: { timeZone?: string }) => report(input.timeZone ?? 'UTC', 4));
     const user = userEvent.setup();

@@ -73,7 +73,12 @@ function report(): SavingsReport {
       year: { start: NOW - 20 * 24 * HOUR, end: NOW },
       all: { start: NOW - 30 * 24 * HOUR, end: NOW },
     },
-    totals: { today: figures(9, 0.18, 2), month: figures(118, 2.36), year: figures(300, 6), all: figures(512, 10.24) },
+    totals: {
+      today: figures(9, 0.18, 2),
+      month: figures(118, 2.36),
+      year: figures(300, 6),
+      all: figures(512, 10.24),
+    },
     savingNow: { eurPerHour: 0, apps: 0, unpriced: 0, outsideApps: 0 },
     daily: days,
     apps: [
@@ -85,7 +90,12 @@ function report(): SavingsReport {
         flavorPrice: 0.6873,
         instances: 2,
         hourlyEur: 0.08,
-        windows: { today: figures(9, 0.72), month: figures(118, 9.44), year: figures(300, 24), all: figures(512, 40.96) },
+        windows: {
+          today: figures(9, 0.72),
+          month: figures(118, 9.44),
+          year: figures(300, 24),
+          all: figures(512, 40.96),
+        },
         asleepNow: 'reaper',
       },
     ],

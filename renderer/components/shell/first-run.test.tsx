@@ -18,7 +18,13 @@ afterEach(async () => {
 });
 
 const none: CredentialsStatus = { ...NO_CREDENTIALS, canConnect: true };
-const zero: SavingsFigures = { hoursAsleep: 0, savedEur: 0, projectedHours: 0, projectedEur: 0, outsideHours: 0 };
+const zero: SavingsFigures = {
+  hoursAsleep: 0,
+  savedEur: 0,
+  projectedHours: 0,
+  projectedEur: 0,
+  outsideHours: 0,
+};
 
 function appSavings(name: string, hourlyEur: number | null, managed = true): AppSavings {
   return {
