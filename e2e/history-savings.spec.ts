@@ -35,7 +35,7 @@ test('the history can be filtered by app and downloaded as a CSV with its header
   expect(text).toContain('put under the reaper by a route');
 });
 
-test('the savings show an app asleep, priced from the price system, with the fallback unit stated', async ({
+test("the savings show an app asleep, priced from the price system, with the fallback unit stated, its sleep not the reaper's apart", async ({
   page,
   reaper,
 }) => {
@@ -49,11 +49,15 @@ test('the savings show an app asleep, priced from the price system, with the fal
     page.getByText("Prices: Clever Cloud's price system (euros per hour, counted to the second)."),
   ).toBeVisible();
   await expect(page.getByText(/Unconfirmed: Clever Cloud does not state the unit/)).toBeVisible();
-  // Asleep since the first sweep: some minutes of engine time by now.
+  // Asleep since the first sweep, but found so (the reaper did not put it to sleep): some minutes of
+  // engine time by now, in the "not counted" column, none of them savings.
+  await expect(row.locator('th')).toContainText('stopped outside the reaper');
   await expect(async () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(row.locator('td').nth(2)).not.toHaveText('0 h', { timeout: 1000 });
+    await expect(row.locator('td').nth(6)).not.toHaveText('—', { timeout: 1000 });
   }).toPass();
+  await expect(row.locator('td').nth(5).locator('.line').first()).toHaveText('0 h');
+  await expect(page.getByText(/apps? stopped outside the reaper, not counted/)).toBeVisible();
 });
 
 test('GET /metrics answers with the admin token only, in the Prometheus text format', async ({ reaper }) => {

@@ -2,7 +2,9 @@
  * The screens a newcomer's review looked at, in English and in French at 1280x800 and 1440x900, into
  * e2e/screenshots/review/ (git-ignored, as the other screenshots): the apps with the details panel
  * open, a destructive confirmation with the pointer on it (where it is when the confirmation opens),
- * the savings, and a bulk result with refusals. Screens are found by their structure, not their words.
+ * the savings (on the demo's 30 days of history, and on the fleet of 1,000 apps: its table renders
+ * the rows on screen, not a thousand), and a bulk result with refusals. Screens are found by their
+ * structure, not their words.
  */
 import type { Page } from '@playwright/test';
 import { expect, SHELL, test } from './fixtures.ts';
@@ -73,6 +75,39 @@ for (const { language, locale } of LANGUAGES) {
             page.locator('main.view-savings figure, main.view-savings [role="img"]').first(),
           ).toBeVisible();
           await shoot(page, `savings-${tag}`);
+          const table = page.locator('main.view-savings table.savings-table');
+          await table.scrollIntoViewIfNeeded();
+          await shoot(page, `savings-table-${tag}`);
+        });
+      }
+    });
+
+    test.describe('on the fleet (1,000 apps)', () => {
+      test.use({ scenario: 'fleet', timeScale: 5 });
+      for (const size of SIZES) {
+        const tag = `${language}-${size.width}`;
+        test(`the savings of 1,000 apps (${tag})`, async ({ page, reaper }) => {
+          await page.setViewportSize(size);
+          await openDashboard(page, reaper, language);
+          await goTo(page, '#/savings');
+          const table = page.locator('main.view-savings table.savings-table');
+          // The report of 1,000 apps takes a while on a loaded machine: waited for, not timed.
+          await expect(table).toHaveAttribute('aria-rowcount', /^\d{4}$/, { timeout: 60_000 });
+          await expect(table.locator('tbody tr:not(.spacer)').first()).toBeVisible();
+          const rows = await table.locator('tbody tr:not(.spacer)').count();
+          expect(rows, 'the rows rendered for 1,000 apps').toBeLessThan(60);
+          await shoot(page, `savings-fleet-${tag}`);
+          await table.scrollIntoViewIfNeeded();
+          await shoot(page, `savings-fleet-table-${tag}`);
+          // The table's own box scrolls: its rows are drawn as they come into view.
+          await table.locator('xpath=..').evaluate((box) => {
+            box.scrollTop = box.scrollHeight;
+          });
+          await expect(table.locator('tbody tr:not(.spacer)').last()).toHaveAttribute(
+            'aria-rowindex',
+            /^\d{4}$/,
+          );
+          await shoot(page, `savings-fleet-scrolled-${tag}`);
         });
       }
     });

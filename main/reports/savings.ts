@@ -79,8 +79,7 @@ export function savingsWindows(
   timeZone: string,
   since: number | null,
 ): Record<SavingsWindow, Interval> {
-  const periods = calendarPeriods(now, timeZone);
-  return { ...periods, all: { start: Math.min(since ?? now, periods.year.start), end: now } };
+  return { ...calendarPeriods(now, timeZone), all: { start: Math.min(since ?? now, now), end: now } };
 }
 
 /** One app as the report needs it: what it is, and its intervals asleep (and projected, in dry-run). */

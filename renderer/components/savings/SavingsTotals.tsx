@@ -21,7 +21,10 @@ export function SavingsTotals({ report, dryRun }: { report: SavingsReport; dryRu
     <ul className="savings-totals" aria-label={t('totals')}>
       <li className="card saving-now">
         <h2>{t('now.title')}</h2>
-        <p className="big-number">{t('now.perHour', { eur: eur(now.eurPerHour) })}</p>
+        <p className="big-number">
+          {eur(now.eurPerHour)}
+          <span className="unit">{t('now.perHour')}</span>
+        </p>
         <p>
           {t('now.apps', { count: now.apps })}
           {now.unpriced > 0 && (

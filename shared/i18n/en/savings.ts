@@ -20,7 +20,7 @@ export const savings = {
     'Hours asleep the reaper did not cause: stopped from the Clever Cloud console or clever-tools, or already stopped when put under the reaper.',
   now: {
     title: 'Saving per hour right now',
-    perHour: '{{eur}} / h',
+    perHour: 'an hour',
     apps_one: '{{count, number}} app asleep because of the reaper',
     apps_other: '{{count, number}} apps asleep because of the reaper',
     unpriced_one: '{{count, number}} of them without a known price',
