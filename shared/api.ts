@@ -203,12 +203,16 @@ export const CALL_SCHEMAS = {
     'viewer',
     z.object({ ranges: z.array(rangeSchema).max(50), count: int(1, 50).default(6) }).strict(),
   ),
-  /** Hours asleep and money saved (today, 7 and 30 days), per app and in total, dry-run projections. */
+  /**
+   * Hours asleep because of the reaper and money saved (today, this month, this year and all time in
+   * the zone), the saving per hour now, the hours stopped outside the reaper apart, per app and in
+   * total, dry-run projections.
+   */
   savings: needs(
     'viewer',
     z
       .object({
-        /** The IANA zone "today" and the days of the chart are counted in (default: the engine's). */
+        /** The IANA zone today, the month, the year and the days are counted in (default: the engine's). */
         timeZone: z.string().max(100).refine(isValidTimeZone, says('timeZone')).optional(),
       })
       .strict(),
