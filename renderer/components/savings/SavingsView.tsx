@@ -6,7 +6,7 @@
  * shown apart. The price unit and its source are stated beside the figures: Clever Cloud does not
  * state the unit of a flavor's price.
  */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assertNever } from '../../../shared/domain.ts';
 import { PRICE_FACTS, type SavingsPricing, type SavingsReport } from '../../../shared/savings.ts';
@@ -65,12 +65,17 @@ export function SavingsView() {
   const [report, setReport] = useState<SavingsReport | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Only the last report asked for is shown: one for a zone left meanwhile may answer later.
+  const asked = useRef(0);
   const load = useCallback(async () => {
+    const mine = ++asked.current;
     try {
-      setReport(await api.savings({ timeZone }));
+      const answer = await api.savings({ timeZone });
+      if (mine !== asked.current) return;
+      setReport(answer);
       setError(null);
     } catch (e) {
-      setError(errorText(e));
+      if (mine === asked.current) setError(errorText(e));
     }
   }, [api, timeZone]);
 
