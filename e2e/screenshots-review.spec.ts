@@ -87,6 +87,7 @@ for (const { language, locale } of LANGUAGES) {
       for (const size of SIZES) {
         const tag = `${language}-${size.width}`;
         test(`the savings of 1,000 apps (${tag})`, async ({ page, reaper }) => {
+          test.slow();
           await page.setViewportSize(size);
           await openDashboard(page, reaper, language);
           await goTo(page, '#/savings');
