@@ -22,8 +22,8 @@ export function SavingsTotals({ report, dryRun }: { report: SavingsReport; dryRu
       <li className="card saving-now">
         <h2>{t('now.title')}</h2>
         <p className="big-number">
-          {eur(now.eurPerHour)}
-          <span className="unit">{t('now.perHour')}</span>
+          {/* A space before the unit: on a narrow card it goes to the next line, never past the edge. */}
+          {eur(now.eurPerHour)} <span className="unit">{t('now.perHour')}</span>
         </p>
         <p>
           {t('now.apps', { count: now.apps })}

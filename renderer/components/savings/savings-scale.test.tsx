@@ -86,7 +86,7 @@ describe('the Savings view at scale', () => {
     expect(api.calls.find((c) => c.name === 'savings')?.input).toEqual({ timeZone: viewerTimeZone() });
     const now = within(totals).getAllByRole('listitem')[0]!;
     expect(within(now).getByRole('heading', { name: 'Saving per hour right now' })).toBeTruthy();
-    expect(now.textContent).toContain('€10.00an hour');
+    expect(now.textContent).toContain('€10.00 an hour');
     expect(now.textContent).toContain('2 apps asleep because of the reaper');
     expect(now.textContent).toContain('3 apps stopped outside the reaper, not counted');
     expect(totals.textContent).toContain('Stopped outside the reaper: 42 h, not counted');

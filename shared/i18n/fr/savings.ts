@@ -21,7 +21,7 @@ export const savings: Messages<typeof en> = {
     'Heures de veille que le reaper n’a pas causées : arrêt depuis la console Clever Cloud ou clever-tools, ou application déjà arrêtée quand le reaper l’a prise en charge.',
   now: {
     title: 'Économie par heure en ce moment',
-    perHour: 'de l’heure',
+    perHour: 'par heure',
     apps_one: '{{count, number}} application en veille grâce au reaper',
     apps_other: '{{count, number}} applications en veille grâce au reaper',
     unpriced_one: 'dont {{count, number}} sans prix connu',
