@@ -20,13 +20,13 @@
  * faults over 2 instances; `TEAM_FAULTS=20 TEAM_FAULTS_INSTANCES=3` (and TEAM_FAULTS_SEED=7) for a
  * long run. The counts are printed, and kept in RELIABILITY.md.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { startSimulatorServer } from '../simulator/server.ts';
-import { postgresSkipReason } from '../testing/postgres-cluster.ts';
+import { postgresSkipReason, queryOnce } from '../testing/postgres-cluster.ts';
 import { type ServeProcess, until } from '../testing/serve-process.ts';
 import { leaseHolder, seededRandom, teamProcesses, watchCloudCalls } from '../testing/team-processes.ts';
 
@@ -88,15 +88,8 @@ describe.skipIf(skip !== null)(
           signal: AbortSignal.timeout(120_000),
         });
       /** A query on a new connection (a restart of the database ends connections). */
-      const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
-        const client = new pg.Client({ connectionString: database });
-        await client.connect();
-        try {
-          return (await client.query<R>(text, values)).rows;
-        } finally {
-          await client.end();
-        }
-      };
+      const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+        queryOnce<R>(database, text, values);
 
       const first = await serve();
       for (const app of apps) {

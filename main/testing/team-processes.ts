@@ -90,7 +90,7 @@ export function watchCloudCalls(
   cloud: SimulatedCloud,
   hooks: {
     before?: (call: 'start' | 'stop', appId: string) => void;
-    carried: (call: 'start' | 'stop', appId: string) => void;
+    carried?: (call: 'start' | 'stop', appId: string) => void;
   },
 ): void {
   const start = cloud.start.bind(cloud);
@@ -98,13 +98,13 @@ export function watchCloudCalls(
   cloud.start = (ownerId, appId, cause) => {
     hooks.before?.('start', appId);
     const answer = start(ownerId, appId, cause);
-    hooks.carried('start', appId);
+    hooks.carried?.('start', appId);
     return answer;
   };
   cloud.stop = (ownerId, appId, cause) => {
     hooks.before?.('stop', appId);
     stop(ownerId, appId, cause);
-    hooks.carried('stop', appId);
+    hooks.carried?.('stop', appId);
   };
 }
 
