@@ -13,8 +13,9 @@ await Promise.all([loadLanguage('en'), loadLanguage('fr')]);
 
 // findBy* and waitFor wait on the page changing, for up to 1 s by default: a lazy view's chunk
 // imported on a loaded 2-core machine takes longer than that. They still end as soon as the element
-// is there; the test's own timeout bounds the wait.
-configure({ asyncUtilTimeout: 15_000 });
+// is there; the test's own timeout bounds the wait. At a load of 25 (a CI run beside other work) a
+// view's first render took up to 20 s.
+configure({ asyncUtilTimeout: 60_000 });
 await loadStartingLanguage();
 
 afterEach(() => {
