@@ -6,13 +6,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, SHELL, test } from './fixtures.ts';
+import { expect, LANGUAGES, SHELL, test } from './fixtures.ts';
 import { goTo, openDashboard, routeIdOf, settle } from './views.ts';
-
-const LANGUAGES = [
-  { language: 'en', locale: 'en-GB' },
-  { language: 'fr', locale: 'fr-FR' },
-] as const;
 
 /** Every violation of the page, one line each: the rule, its impact, and where. */
 async function violations(page: Page): Promise<string[]> {

@@ -92,6 +92,18 @@ function adminClient(url: string, token: string): Pick<Reaper, 'api' | 'appId' |
  */
 export const SHELL: 'web' | 'electron' = process.env.REAPER_E2E_SHELL === 'electron' ? 'electron' : 'web';
 
+/** The languages a spec checks a view in: each with the browser's locale. */
+export const LANGUAGES = [
+  { language: 'en', locale: 'en-GB' },
+  { language: 'fr', locale: 'fr-FR' },
+] as const;
+
+/** The window sizes of the review and word checks. */
+export const REVIEW_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+] as const;
+
 function skipOtherShell(testInfo: TestInfo): void {
   if (testInfo.project.name === SHELL) return;
   testInfo.skip(

@@ -6,13 +6,8 @@
  * spec holds while the words change; each checks the page is in the language asked for.
  */
 import type { Page } from '@playwright/test';
-import { expect, SHELL, test } from './fixtures.ts';
+import { expect, LANGUAGES, SHELL, test } from './fixtures.ts';
 import { firstRangeStart, goTo, openDashboard, routeIdOf, settle } from './views.ts';
-
-const LANGUAGES = [
-  { language: 'en', locale: 'en-GB' },
-  { language: 'fr', locale: 'fr-FR' },
-] as const;
 
 async function shoot(page: Page, name: string): Promise<void> {
   await settle(page);

@@ -7,17 +7,8 @@
  * structure, not their words.
  */
 import type { Page } from '@playwright/test';
-import { expect, SHELL, test } from './fixtures.ts';
+import { expect, LANGUAGES, REVIEW_SIZES, SHELL, test } from './fixtures.ts';
 import { goTo, openDashboard, settle } from './views.ts';
-
-const LANGUAGES = [
-  { language: 'en', locale: 'en-GB' },
-  { language: 'fr', locale: 'fr-FR' },
-] as const;
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 1440, height: 900 },
-] as const;
 
 async function shoot(page: Page, name: string): Promise<void> {
   await settle(page);
@@ -32,7 +23,7 @@ for (const { language, locale } of LANGUAGES) {
     test.use({ locale });
     test.skip(SHELL === 'electron' && language !== 'en', "the desktop app follows the system's language");
 
-    for (const size of SIZES) {
+    for (const size of REVIEW_SIZES) {
       const tag = `${language}-${size.width}`;
 
       test(`the panel, a confirmation under the pointer, a bulk result with refusals (${tag})`, async ({
@@ -65,7 +56,7 @@ for (const { language, locale } of LANGUAGES) {
 
     test.describe('on the demo (30 days of simulated history)', () => {
       test.use({ scenario: 'demo' });
-      for (const size of SIZES) {
+      for (const size of REVIEW_SIZES) {
         const tag = `${language}-${size.width}`;
         test(`the savings (${tag})`, async ({ page, reaper }) => {
           await page.setViewportSize(size);

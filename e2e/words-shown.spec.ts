@@ -7,18 +7,9 @@
  * what the group waits for, until when), a rule, and every app picked (the bulk bar's buttons).
  */
 import type { Page } from '@playwright/test';
-import { expect, type Reaper, SHELL, test } from './fixtures.ts';
+import { expect, LANGUAGES, REVIEW_SIZES, type Reaper, SHELL, test } from './fixtures.ts';
 import { cutTexts, isoTimestampsShown } from './measure.ts';
 import { goTo, openDashboard, routeIdOf, settle } from './views.ts';
-
-const LANGUAGES = [
-  { language: 'en', locale: 'en-GB' },
-  { language: 'fr', locale: 'fr-FR' },
-] as const;
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 1440, height: 900 },
-] as const;
 
 /** What is wrong with the words of the page as it is now: ISO timestamps and cut words. */
 async function wrongWords(page: Page): Promise<string[]> {
@@ -51,7 +42,7 @@ for (const { language, locale } of LANGUAGES) {
     test.use({ locale, scenario: 'demo', timeScale: 1 });
     test.skip(SHELL === 'electron' && language !== 'en', "the desktop app follows the system's language");
 
-    for (const size of SIZES) {
+    for (const size of REVIEW_SIZES) {
       test(`no ISO timestamp and no cut word on any view (${language}, ${size.width})`, async ({
         page,
         reaper,

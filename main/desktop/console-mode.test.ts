@@ -123,6 +123,34 @@ async function until<T>(what: () => T | undefined | null | false, ms = 10_000): 
   }
 }
 
+/**
+ * The desktop's controller on a console, drawing its tray into the list returned (closed after the
+ * test); its calls made as the tray's when `via` says so.
+ */
+async function trayOf(d: Console, via?: 'tray'): Promise<TrayView[]> {
+  const drawn: TrayView[] = [];
+  const controller = new DesktopController({
+    service: {
+      call: ((name: Parameters<ConsoleMode['call']>[0], input: unknown) =>
+        via ? d.mode.call(name, input, via) : d.mode.call(name, input)) as never,
+      subscribe: (listener) => d.mode.subscribe(listener),
+      reconcile: () => d.mode.reconcile(),
+    },
+    console: d.mode,
+    window: { open: () => undefined },
+    tray: { render: (view) => drawn.push(view) },
+    pipe: { push: () => undefined },
+    notifications: { show: () => undefined },
+    prefs: { get: () => DESKTOP_DEFAULTS, update: () => DESKTOP_DEFAULTS },
+    login: { supported: false, isEnabled: () => false, setEnabled: () => undefined },
+    quit: () => undefined,
+    trayDelayMs: 0,
+  });
+  closers.push(async () => controller.stop());
+  await controller.start();
+  return drawn;
+}
+
 async function refusal(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
@@ -336,26 +364,7 @@ describe('the console over IPC, and the tray in team mode', () => {
     const first = await teamServer();
     const { port, host } = new URL(first.url);
     const d = await desktop(tempDir('reaper-console-'));
-    const drawn: TrayView[] = [];
-    const controller = new DesktopController({
-      service: {
-        call: ((name: Parameters<ConsoleMode['call']>[0], input: unknown) =>
-          d.mode.call(name, input)) as never,
-        subscribe: (listener) => d.mode.subscribe(listener),
-        reconcile: () => d.mode.reconcile(),
-      },
-      console: d.mode,
-      window: { open: () => undefined },
-      tray: { render: (view) => drawn.push(view) },
-      pipe: { push: () => undefined },
-      notifications: { show: () => undefined },
-      prefs: { get: () => DESKTOP_DEFAULTS, update: () => DESKTOP_DEFAULTS },
-      login: { supported: false, isEnabled: () => false, setEnabled: () => undefined },
-      quit: () => undefined,
-      trayDelayMs: 0,
-    });
-    closers.push(async () => controller.stop());
-    await controller.start();
+    const drawn = await trayOf(d);
     await d.mode.connect({ url: first.url, token: TOKEN });
     const serverApps = ((await first.service.call('listApps', {})) as AppView[]).length;
     const last = () => drawn.at(-1);
@@ -375,26 +384,7 @@ describe('the console over IPC, and the tray in team mode', () => {
     const server = await teamServer();
     const { token } = await server.people.createToken({ name: 'vera', role: 'viewer' }, 'test');
     const d = await desktop(tempDir('reaper-console-'));
-    const drawn: TrayView[] = [];
-    const controller = new DesktopController({
-      service: {
-        call: ((name: Parameters<ConsoleMode['call']>[0], input: unknown) =>
-          d.mode.call(name, input, 'tray')) as never,
-        subscribe: (listener) => d.mode.subscribe(listener),
-        reconcile: () => d.mode.reconcile(),
-      },
-      console: d.mode,
-      window: { open: () => undefined },
-      tray: { render: (view) => drawn.push(view) },
-      pipe: { push: () => undefined },
-      notifications: { show: () => undefined },
-      prefs: { get: () => DESKTOP_DEFAULTS, update: () => DESKTOP_DEFAULTS },
-      login: { supported: false, isEnabled: () => false, setEnabled: () => undefined },
-      quit: () => undefined,
-      trayDelayMs: 0,
-    });
-    closers.push(async () => controller.stop());
-    await controller.start();
+    const drawn = await trayOf(d, 'tray');
     await d.mode.connect({ url: server.url, token });
     // The window's header reads it from the console state (the token is kept as every token is: sealed).
     await until(() => d.states.find((s) => s.mode === 'team' && s.who));

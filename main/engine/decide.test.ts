@@ -8,39 +8,28 @@ import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { type MustBeUpRange, Schedule } from '../../shared/schedule.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
+import { managedRouting, TEST_OWNER } from '../testing/fixtures.ts';
 import { type Decision, type DecisionContext, decide, nextDueAt, type Observation } from './decide.ts';
 import type { CleverApp, CleverDeployment } from './ports.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0); // a Monday
 const APP = 'app_00000000-0000-4000-8000-000000000001';
-const OWNER = 'orga_00000000-0000-4000-8000-000000000002';
 
 function record(state: ReaperState, overrides: Partial<AppRecord> = {}): AppRecord {
-  return { ...newRecord(APP, OWNER, 'staging', T0 - 2 * HOUR), state, lastDeployNumber: 3, ...overrides };
+  return {
+    ...newRecord(APP, TEST_OWNER, 'staging', T0 - 2 * HOUR),
+    state,
+    lastDeployNumber: 3,
+    ...overrides,
+  };
 }
 
 function app(state: string, overrides: Partial<CleverApp> = {}): CleverApp {
-  return { id: APP, ownerId: OWNER, name: 'staging', state, lastDeployNumber: 3, ...overrides };
+  return { id: APP, ownerId: TEST_OWNER, name: 'staging', state, lastDeployNumber: 3, ...overrides };
 }
 
 function deployment(state: string, overrides: Partial<CleverDeployment> = {}): CleverDeployment {
   return { uuid: `dep-${state}`, state, action: 'DEPLOY', date: T0 - HOUR, cause: null, ...overrides };
-}
-
-function routing(overrides: Partial<AppRouting> = {}): AppRouting {
-  return {
-    managed: true,
-    ownerId: OWNER,
-    gracePeriodMs: HOUR,
-    ranges: [],
-    hosts: [],
-    filters: { pathPrefixes: [], sources: [] },
-    routeIds: ['route_1'],
-    ruleId: null,
-    dryRun: false,
-    group: null,
-    ...overrides,
-  };
 }
 
 function ctx(
@@ -52,7 +41,9 @@ function ctx(
   } = {},
 ): DecisionContext {
   const r =
-    options.routing === null ? undefined : (options.routing ?? routing({ ranges: options.ranges ?? [] }));
+    options.routing === null
+      ? undefined
+      : (options.routing ?? managedRouting({ ranges: options.ranges ?? [] }));
   return {
     now: options.now ?? T0,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },

@@ -8,20 +8,15 @@
  * time; leases (on the database's clock) last 2 s of real time.
  */
 
-import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import {
-  type PostgresCluster,
-  postgresSkipReason,
-  startPostgresCluster,
-} from '../testing/postgres-cluster.ts';
-import { serveProcess, until } from '../testing/serve-process.ts';
+import { startSimulatorServer } from '../simulator/server.ts';
+import { postgresSkipReason } from '../testing/postgres-cluster.ts';
+import { type ServeProcess, until } from '../testing/serve-process.ts';
+import { teamProcesses, watchCloudCalls } from '../testing/team-processes.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 30;
@@ -31,29 +26,10 @@ const ROUND_MS = LEASE_MS / 3;
 const FAST_MS = (5 * SECOND) / FACTOR;
 const TOKEN = 'failover-test-admin-token-0123456789';
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  pid: number;
-  out: () => string;
-}
-
 describe.skipIf(skip !== null)(
   `two serve processes on one PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
-    let cluster: PostgresCluster;
-    let sim: SimulatorServer | null = null;
-    const children: ChildProcess[] = [];
-    const dirs: string[] = [];
-    beforeAll(async () => {
-      cluster = await startPostgresCluster();
-    }, 60_000);
-    afterAll(async () => {
-      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      await sim?.close();
-      await cluster?.stop();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    });
+    const world = teamProcesses();
 
     it('one actor per owner, takeover after kill -9, a paused instance fenced', async () => {
       const origin = Date.now();
@@ -67,19 +43,11 @@ describe.skipIf(skip !== null)(
       // Every start and stop that reaches Clever Cloud, per app, in order.
       const actions = new Map<string, string[]>();
       const note = (appId: string, kind: string) => actions.set(appId, [...(actions.get(appId) ?? []), kind]);
-      const start = cloud.start.bind(cloud);
-      const stop = cloud.stop.bind(cloud);
-      cloud.start = (ownerId, appId, cause) => {
-        note(appId, 'start');
-        return start(ownerId, appId, cause);
-      };
-      cloud.stop = (ownerId, appId, cause) => {
-        note(appId, 'stop');
-        stop(ownerId, appId, cause);
-      };
-      sim = await startSimulatorServer({ cloud });
+      // Noted as it is asked (before Clever Cloud answers), carried out or not.
+      watchCloudCalls(cloud, { before: (call, appId) => note(appId, call) });
+      world.sim = await startSimulatorServer({ cloud });
 
-      const database = await cluster.createDatabase();
+      const database = await world.cluster.createDatabase();
       const db = new pg.Client({ connectionString: database });
       await db.connect();
       const leases = async () =>
@@ -91,20 +59,15 @@ describe.skipIf(skip !== null)(
           ).rows.map((r) => [r.owner_id, { pid: Number(r.holder.split(':')[1]), token: Number(r.token) }]),
         );
 
-      const serve = async (): Promise<Instance> => {
-        const i = await serveProcess({
-          apiUrl: sim!.url,
+      const serve = (): Promise<ServeProcess> =>
+        world.serve({
           adminToken: TOKEN,
           database,
           leaseSeconds: LEASE_MS / 1000,
           timeScale: FACTOR,
           timeOrigin: origin,
-          dirs,
         });
-        children.push(i.child);
-        return i;
-      };
-      const wake = (i: Instance, appId: string) =>
+      const wake = (i: ServeProcess, appId: string) =>
         fetch(`${i.url}/api/apps/${appId}/_wake`, {
           method: 'POST',
           headers: { authorization: `Bearer ${TOKEN}` },

@@ -15,20 +15,22 @@
  * Processes and simulator share one clock, 120 times faster than real time; leases last 2 s (real).
  * CI: 5 kills in starts and 5 in stops; TEAM_CRASH_KILLS=20 (each) and TEAM_CRASH_SEED=7 for more.
  */
-import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { type Fault, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { type Fault, startSimulatorServer } from '../simulator/server.ts';
 import { SimError } from '../simulator/sim-types.ts';
+import { postgresSkipReason } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 import {
-  type PostgresCluster,
-  postgresSkipReason,
-  startPostgresCluster,
-} from '../testing/postgres-cluster.ts';
-import { type ServeProcess, serveProcess, until } from '../testing/serve-process.ts';
+  alive,
+  leaseHolder,
+  seededRandom,
+  teamProcesses,
+  watchCloudCalls,
+} from '../testing/team-processes.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 120;
@@ -40,35 +42,14 @@ const SEED = Number(process.env.TEAM_CRASH_SEED ?? 20261201);
 const TOKEN = 'team-crash-test-admin-token-0123456789';
 type Point = 'carried' | 'refused' | 'answered';
 
-/** A tiny deterministic generator, so a failing seed can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 describe.skipIf(skip !== null)(
   `SIGKILL of the holder in the middle of a start or a stop${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
-    let cluster: PostgresCluster;
-    let sim: SimulatorServer | null = null;
-    const instances: ServeProcess[] = [];
-    const dirs: string[] = [];
-    beforeAll(async () => {
-      cluster = await startPostgresCluster();
-    }, 60_000);
-    afterAll(async () => {
-      for (const i of instances)
-        if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill('SIGKILL');
-      await sim?.close();
-      await cluster?.stop();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    });
+    const world = teamProcesses();
+    const { instances } = world;
 
     it(`the survivor finishes each, once (${KILLS} kills in starts, ${KILLS} in stops, seed ${SEED})`, async () => {
-      const draw = random(SEED);
+      const draw = seededRandom(SEED);
       const origin = Date.now();
       const clock = new ScaledClock(FACTOR, { real: origin, fake: origin });
       const cloud = new SimulatedCloud(clock, { deployDurationMs: 30 * SECOND, stopDurationMs: 8 * SECOND });
@@ -77,53 +58,35 @@ describe.skipIf(skip !== null)(
       // The starts and stops Clever Cloud carried out, and the next one it refuses (the "refused" point).
       const carried = { start: 0, stop: 0 };
       const refuse = { start: false, stop: false };
-      const start = cloud.start.bind(cloud);
-      const stop = cloud.stop.bind(cloud);
-      cloud.start = (ownerId, appId, cause) => {
-        if (refuse.start) {
-          refuse.start = false;
+      watchCloudCalls(cloud, {
+        before: (call) => {
+          if (!refuse[call]) return;
+          refuse[call] = false;
           throw new SimError(503, 503, 'The service is temporarily unavailable');
-        }
-        const answer = start(ownerId, appId, cause);
-        carried.start++;
-        return answer;
-      };
-      cloud.stop = (ownerId, appId, cause) => {
-        if (refuse.stop) {
-          refuse.stop = false;
-          throw new SimError(503, 503, 'The service is temporarily unavailable');
-        }
-        stop(ownerId, appId, cause);
-        carried.stop++;
-      };
-      sim = await startSimulatorServer({ cloud });
-      const database = await cluster.createDatabase();
+        },
+        carried: (call) => {
+          carried[call]++;
+        },
+      });
+      const sim = await startSimulatorServer({ cloud });
+      world.sim = sim;
+      const database = await world.cluster.createDatabase();
       const db = new pg.Client({ connectionString: database });
       await db.connect();
-      const serve = async () => {
-        const i = await serveProcess({
-          apiUrl: sim!.url,
+      const serve = () =>
+        world.serve({
           adminToken: TOKEN,
           database,
           leaseSeconds: LEASE_SECONDS,
           timeScale: FACTOR,
           timeOrigin: origin,
-          dirs,
         });
-        instances.push(i);
-        return i;
-      };
-      const holder = async () => {
-        const { rows } = await db.query<{ holder: string }>(
-          `SELECT holder FROM leases WHERE owner_id = $1 AND expires_at > (extract(epoch FROM clock_timestamp()) * 1000)::bigint`,
-          [org.id],
+      const holder = () =>
+        leaseHolder(
+          async (text, values) => (await db.query(text, values)).rows,
+          instances.filter(alive),
+          org.id,
         );
-        const pid = rows[0] ? Number(rows[0].holder.split(':')[1]) : null;
-        return (
-          instances.find((i) => i.pid === pid && i.child.exitCode === null && i.child.signalCode === null) ??
-          null
-        );
-      };
       const stored = async () =>
         (
           await db.query<{ state: string; pending_call: string | null }>(
@@ -145,7 +108,7 @@ describe.skipIf(skip !== null)(
           match: call === 'start' ? 'POST' : 'DELETE',
           id: app.id,
         };
-        sim!.faults.push(door);
+        sim.faults.push(door);
         refuse[call] = point === 'refused';
         return { call, point, door, before: carried[call] };
       };
@@ -215,8 +178,7 @@ describe.skipIf(skip !== null)(
         console.log(
           `team crash: ${2 * KILLS} kills survived (${JSON.stringify(points)}), ${rows.length} transitions checked, double actions 0; kill to finished: ${Math.min(...finished)}-${Math.max(...finished)} ms, median ${[...finished].sort((a, b) => a - b)[finished.length >> 1]} ms (lease ${LEASE_SECONDS} s)`,
         );
-        for (const i of instances)
-          if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill('SIGTERM');
+        for (const i of instances) if (alive(i)) i.child.kill('SIGTERM');
       } finally {
         await db.end();
       }

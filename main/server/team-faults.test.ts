@@ -20,19 +20,15 @@
  * faults over 2 instances; `TEAM_FAULTS=20 TEAM_FAULTS_INSTANCES=3` (and TEAM_FAULTS_SEED=7) for a
  * long run. The counts are printed, and kept in RELIABILITY.md.
  */
-import { rmSync } from 'node:fs';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../../shared/durations.ts';
 import { ScaledClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
-import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import {
-  type PostgresCluster,
-  postgresSkipReason,
-  startPostgresCluster,
-} from '../testing/postgres-cluster.ts';
-import { type ServeProcess, serveProcess, until } from '../testing/serve-process.ts';
+import { startSimulatorServer } from '../simulator/server.ts';
+import { postgresSkipReason, queryOnce } from '../testing/postgres-cluster.ts';
+import { type ServeProcess, until } from '../testing/serve-process.ts';
+import { leaseHolder, seededRandom, teamProcesses, watchCloudCalls } from '../testing/team-processes.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 60;
@@ -48,41 +44,17 @@ const INSTANCES = Number(process.env.TEAM_FAULTS_INSTANCES ?? 2);
 const TOKEN = 'team-faults-test-admin-token-0123456789';
 type FaultKind = 'holder frozen' | 'database frozen' | 'database restarted';
 
-/** A tiny deterministic generator, so that a failing seed can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(skip !== null)(
   `faults under ${INSTANCES} instances: no wake lost${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
-    let cluster: PostgresCluster;
-    let sim: SimulatorServer | null = null;
-    const instances: ServeProcess[] = [];
-    const dirs: string[] = [];
-    beforeAll(async () => {
-      // Crashed on purpose: what was committed must survive it, as on a real server.
-      cluster = await startPostgresCluster({ synchronousCommit: true });
-    }, 60_000);
-    afterAll(async () => {
-      for (const i of instances) {
-        if (i.child.exitCode !== null || i.child.signalCode !== null) continue;
-        i.child.kill('SIGCONT');
-        i.child.kill('SIGKILL');
-      }
-      await sim?.close();
-      await cluster?.stop();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    });
+    // Crashed on purpose: what was committed must survive it, as on a real server.
+    const world = teamProcesses({ synchronousCommit: true });
+    const { instances } = world;
 
     it(`${INSTANCES} instances, ${FAULTS} faults, ${WAKES_PER_FAULT} wakes each: 0 lost, 0 double actions, the history exact (seed ${SEED})`, async () => {
-      const draw = random(SEED);
+      const draw = seededRandom(SEED);
       const pick = <T>(list: readonly T[]) => list[Math.floor(draw() * list.length)]!;
       const origin = Date.now();
       const clock = new ScaledClock(FACTOR, { real: origin, fake: origin });
@@ -93,32 +65,18 @@ describe.skipIf(skip !== null)(
       );
       // The starts and stops Clever Cloud carried out, per app, in order.
       const calls = new Map<string, ('start' | 'stop')[]>(apps.map((a) => [a.id, []]));
-      const start = cloud.start.bind(cloud);
-      const stop = cloud.stop.bind(cloud);
-      cloud.start = (ownerId, appId, cause) => {
-        const answer = start(ownerId, appId, cause);
-        calls.get(appId)?.push('start');
-        return answer;
-      };
-      cloud.stop = (ownerId, appId, cause) => {
-        stop(ownerId, appId, cause);
-        calls.get(appId)?.push('stop');
-      };
-      sim = await startSimulatorServer({ cloud });
+      watchCloudCalls(cloud, { carried: (call, appId) => calls.get(appId)?.push(call) });
+      world.sim = await startSimulatorServer({ cloud });
+      const { cluster } = world;
       const database = await cluster.createDatabase();
-      const serve = async () => {
-        const i = await serveProcess({
-          apiUrl: sim!.url,
+      const serve = () =>
+        world.serve({
           adminToken: TOKEN,
           database,
           leaseSeconds: LEASE_SECONDS,
           timeScale: FACTOR,
           timeOrigin: origin,
-          dirs,
         });
-        instances.push(i);
-        return i;
-      };
       const admin = (i: ServeProcess, method: string, path: string, body?: unknown) =>
         fetch(`${i.url}${path}`, {
           method,
@@ -130,15 +88,8 @@ describe.skipIf(skip !== null)(
           signal: AbortSignal.timeout(120_000),
         });
       /** A query on a new connection (a restart of the database ends connections). */
-      const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
-        const client = new pg.Client({ connectionString: database });
-        await client.connect();
-        try {
-          return (await client.query<R>(text, values)).rows;
-        } finally {
-          await client.end();
-        }
-      };
+      const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+        queryOnce<R>(database, text, values);
 
       const first = await serve();
       for (const app of apps) {
@@ -171,14 +122,7 @@ describe.skipIf(skip !== null)(
           lost.push(`${label}: ${String(error)}`);
         }
       };
-      const holderOf = async (ownerId: string) => {
-        const rows = await query<{ holder: string }>(
-          'SELECT holder FROM leases WHERE owner_id = $1 AND expires_at > (extract(epoch FROM clock_timestamp()) * 1000)::bigint',
-          [ownerId],
-        );
-        const pid = rows[0] ? Number(rows[0].holder.split(':')[1]) : null;
-        return instances.find((i) => i.pid === pid) ?? null;
-      };
+      const holderOf = (ownerId: string) => leaseHolder(query, instances, ownerId);
       await until('every owner held', 30_000, async () => {
         for (const o of owners) if (!(await holderOf(o.id))) return false;
         return true;

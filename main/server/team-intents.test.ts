@@ -19,20 +19,15 @@
  */
 import { request } from 'node:http';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppView } from '../../shared/api.ts';
-import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
-import { ScaledClock } from '../engine/clocks.ts';
+import { HOUR, MINUTE } from '../../shared/durations.ts';
+import type { ScaledClock } from '../engine/clocks.ts';
 import type { SimulatedCloud as Cloud } from '../simulator/model.ts';
-import { SimulatedCloud } from '../simulator/model.ts';
-import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
-import {
-  type PostgresCluster,
-  postgresSkipReason,
-  startPostgresCluster,
-} from '../testing/postgres-cluster.ts';
+import type { SimulatorServer } from '../simulator/server.ts';
+import { postgresSkipReason, queryOnce, whileCrashed } from '../testing/postgres-cluster.ts';
 import { until } from '../testing/serve-process.ts';
-import { startTeamInstance, type TeamInstance } from '../testing/team-instances.ts';
+import { type TeamInstance, teamSuite } from '../testing/team-instances.ts';
 
 const skip = postgresSkipReason();
 const FACTOR = 30;
@@ -54,6 +49,7 @@ function visit(proxyUrl: string, host: string): Promise<number> {
 }
 
 interface World {
+  sim: SimulatorServer;
   cloud: Cloud;
   clock: ScaledClock;
   db: pg.Client;
@@ -66,43 +62,21 @@ interface World {
 }
 
 describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let cluster: PostgresCluster;
-  let sim: SimulatorServer | null = null;
-  const instances: TeamInstance[] = [];
-  const clients: pg.Client[] = [];
-  beforeAll(async () => {
-    // Crashed on purpose: what was committed must survive it, as on a real server.
-    cluster = await startPostgresCluster({ synchronousCommit: true });
-  }, 60_000);
-  afterEach(async () => {
-    for (const c of clients.splice(0)) await c.end();
-    for (const i of instances.splice(0)) await i.close();
-    await sim?.close();
-    sim = null;
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  // Crashed on purpose: what was committed must survive it, as on a real server.
+  const suite = teamSuite({ synchronousCommit: true });
 
   /** Two instances, the first holding the only owner: two apps asleep, one up, each routed. */
   async function world(): Promise<World> {
-    const origin = Date.now();
-    const clock = new ScaledClock(FACTOR, { real: origin, fake: origin });
-    const cloud = new SimulatedCloud(clock, { deployDurationMs: 20 * SECOND, stopDurationMs: 8 * SECOND });
+    const { clock, cloud } = suite.world(FACTOR);
     const org = cloud.addOrganisation('Acme').id;
     const apps = {
       review: cloud.addApp(org, 'review', { state: 'SHOULD_BE_DOWN' }).id,
       sandbox: cloud.addApp(org, 'sandbox', { state: 'SHOULD_BE_DOWN' }).id,
       docs: cloud.addApp(org, 'docs').id,
     };
-    sim = await startSimulatorServer({ cloud });
-    const database = await cluster.createDatabase();
-    const db = new pg.Client({ connectionString: database });
+    const { sim, database, db } = await suite.open(cloud);
     db.on('error', () => {}); // a crash of the cluster ends it: the test knows
-    await db.connect();
-    clients.push(db);
-    const a = await startTeamInstance({ database, sim, clock, leaseMs: LEASE_MS });
-    instances.push(a);
+    const a = await suite.start({ database, clock, leaseMs: LEASE_MS });
     expect((await a.call('PATCH', '/api/settings', { wakeProxyPort: 0 })).status).toBe(200);
     for (const [name, id] of Object.entries(apps)) {
       const route = { appId: id, ownerId: org, hosts: [`${name}.example.test`], gracePeriodMs: HOUR };
@@ -113,20 +87,18 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
       return rows.length === 1 && a.server.service.current?.leases?.acts(org) === true;
     });
     const logB: string[] = [];
-    const b = await startTeamInstance({
+    const b = await suite.start({
       database,
-      sim,
       clock,
       leaseMs: LEASE_MS,
       log: (level, message) => logB.push(`[${level}] ${message}`),
     });
-    instances.push(b);
     await until(
       'the second instance seeing the apps',
       WAIT,
       async () => b.server.service.current?.engine.get(apps.review)?.state === 'Down',
     );
-    return { cloud, clock, db, database, org, apps, a, b, logB };
+    return { sim, cloud, clock, db, database, org, apps, a, b, logB };
   }
 
   /** The lease runs out under `from` (a stall longer than the lease) and `to` takes it at its round. */
@@ -147,7 +119,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     );
     expect(wake.status).toBe(200);
     expect(wake.body.state).toBe('Up');
-    expect(sim!.calls.get(START)).toBe(1);
+    expect(w.sim.calls.get(START)).toBe(1);
     expect(w.a.server.service.current!.leases!.acts(w.org)).toBe(false);
 
     // The other way round: the second instance stalls, the first takes the owner back.
@@ -170,20 +142,15 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     const proxyA = await until('the holder wake proxy', WAIT, async () => w.a.proxyUrl());
     // A new connection each time: the crash ended the test's own.
     const lastRequestAt = async (appId: string) => {
-      const client = new pg.Client({ connectionString: w.database });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ at: string | null }>(
-          'SELECT last_request_at AS at FROM app_state WHERE app_id = $1',
-          [appId],
-        );
-        return rows[0]?.at == null ? null : Number(rows[0].at);
-      } finally {
-        await client.end();
-      }
+      const rows = await queryOnce<{ at: string | null }>(
+        w.database,
+        'SELECT last_request_at AS at FROM app_state WHERE app_id = $1',
+        [appId],
+      );
+      return rows[0]?.at == null ? null : Number(rows[0].at);
     };
-    cluster.crash();
-    try {
+    const { cluster } = suite;
+    await whileCrashed(cluster, async () => {
       // At the instance not holding the owner: handed over, the database away.
       const atB = w.b.call<AppView>(
         'POST',
@@ -204,40 +171,27 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
       const [b, a] = await Promise.all([atB, atA]);
       expect([b.status, b.body.state]).toEqual([200, 'Up']);
       expect([a.status, a.body.state]).toEqual([200, 'Up']);
-      expect(sim!.calls.get(START)).toBe(2);
+      expect(w.sim.calls.get(START)).toBe(2);
       await until('the traffic seen meanwhile written', WAIT, async () => {
         const at = await lastRequestAt(w.apps.docs);
         return at !== null && at >= visitedAt;
       });
-    } finally {
-      if (
-        !(await cluster.createDatabase().then(
-          () => true,
-          () => false,
-        ))
-      )
-        cluster.startAgain();
-    }
+    });
   }, 180_000);
 
   it('operator actions asked while PostgreSQL is down answer 202 at once, show as handed over, and run when it is back', async () => {
     const w = await world();
-    const entries = async (appId: string, kind: string) => {
-      const client = new pg.Client({ connectionString: w.database });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ n: number }>(
+    const entries = async (appId: string, kind: string) =>
+      (
+        await queryOnce<{ n: number }>(
+          w.database,
           'SELECT count(*)::int AS n FROM history WHERE app_id = $1 AND kind = $2',
           [appId, kind],
-        );
-        return rows[0]!.n;
-      } finally {
-        await client.end();
-      }
-    };
+        )
+      )[0]!.n;
     const resetsBefore = await entries(w.apps.review, 'reset');
-    cluster.crash();
-    try {
+    const { cluster } = suite;
+    await whileCrashed(cluster, async () => {
       // At the instance not holding the owner, and at the holder (its own write refused): answered
       // while the database is still away, 202 and what happens next, never a 504 after 15 s.
       const reset = await w.b.call<AppView>('POST', `/api/apps/${w.apps.review}/_reset`);
@@ -272,27 +226,17 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
         ];
         return views.every((v) => v.handedOver === null);
       });
-    } finally {
-      if (
-        !(await cluster.createDatabase().then(
-          () => true,
-          () => false,
-        ))
-      )
-        cluster.startAgain();
-    }
+    });
   }, 180_000);
 
   it('a starved pool answers 503 past its queue, never 500', async () => {
     const w = await world();
-    const small = await startTeamInstance({
+    const small = await suite.start({
       database: w.database,
-      sim: sim!,
       clock: w.clock,
       leaseMs: LEASE_MS,
       poolSize: 1,
     });
-    instances.push(small);
     await until(
       'the small instance seeing the apps',
       WAIT,
@@ -300,7 +244,7 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     );
     const locker = new pg.Client({ connectionString: w.database });
     await locker.connect();
-    clients.push(locker);
+    suite.keep(locker);
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE history IN ACCESS EXCLUSIVE MODE');
     const answers: { status: number; body: unknown }[] = [];

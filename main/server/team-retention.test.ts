@@ -22,6 +22,7 @@ import {
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
+import { until } from '../testing/serve-process.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
@@ -40,8 +41,6 @@ describe.skipIf(skip !== null)(`retention in team mode${skip ? ` (skipped: ${ski
 
   it('two servers: one prunes the history, the other skips', async () => {
     const database = await cluster.createDatabase();
-    // Entries past the default retention (180 days) and recent ones, before the servers start.
-    const seed = await PostgresStore.open(database);
     const entry = (at: number, reason: string): HistoryEntry => ({
       appId: 'app_old',
       at,
@@ -51,13 +50,6 @@ describe.skipIf(skip !== null)(`retention in team mode${skip ? ` (skipped: ${ski
       actor: 'reaper',
       reason,
     });
-    await seed.commit({
-      history: [
-        ...Array.from({ length: 30 }, (_, i) => entry(MONDAY_9AM - 200 * DAY + i, 'old')),
-        ...Array.from({ length: 4 }, (_, i) => entry(MONDAY_9AM - DAY + i, 'recent')),
-      ],
-    });
-    await seed.close();
 
     const clock = new ManualClock(MONDAY_9AM);
     const cloud = new SimulatedCloud(clock);
@@ -84,6 +76,21 @@ describe.skipIf(skip !== null)(`retention in team mode${skip ? ` (skipped: ${ski
     try {
       servers.push(await serve(0), await serve(1));
       const said = (i: number, what: RegExp) => logs[i]!.some((m) => what.test(m));
+      // Both live, and one of them skipping: the runs of the first, alone while the second started (a
+      // loaded machine), are over. Then entries past the default retention (180 days) and recent ones.
+      await until('both servers live, one skipping', 15_000, async () => {
+        const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM instances');
+        return rows[0]!.n === 2 && (said(0, /skipped here/) || said(1, /skipped here/));
+      });
+      for (const l of logs) l.length = 0;
+      const seed = await PostgresStore.open(database);
+      await seed.commit({
+        history: [
+          ...Array.from({ length: 30 }, (_, i) => entry(MONDAY_9AM - 200 * DAY + i, 'old')),
+          ...Array.from({ length: 4 }, (_, i) => entry(MONDAY_9AM - DAY + i, 'recent')),
+        ],
+      });
+      await seed.close();
       const deadline = Date.now() + 15_000;
       while (
         !(said(0, /skipped here/) || said(1, /skipped here/)) ||

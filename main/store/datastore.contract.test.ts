@@ -3,30 +3,18 @@
  * PostgreSQL on a throwaway cluster (skipped, with the reason, where no PostgreSQL server exists
  * outside CI; in CI it must run).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type AppRecord, CAUSES, type HistoryEntry, newRecord } from '../../shared/domain.ts';
 import { DAY, HOUR, MINUTE } from '../../shared/durations.ts';
 import { type HistoryFilter, type HistoryRow, historyQuerySchema } from '../../shared/history.ts';
-import { postgresKind, type StoreFixture, sqliteKind } from '../testing/datastores.ts';
+import { describeEachDatastore, type StoreFixture } from '../testing/datastores.ts';
+import { historyEntry } from '../testing/fixtures.ts';
 import { ConfigStore } from './config-store.ts';
 import { LeaseLost, type ReaperStore, SchemaTooNew } from './contract.ts';
 import { PG_MIGRATIONS } from './postgres/pg-schema.ts';
 import { MIGRATIONS } from './sqlite/sqlite-schema.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
-
-function entry(appId: string, at: number, fields: Partial<HistoryEntry> = {}): HistoryEntry {
-  return {
-    appId,
-    at,
-    kind: 'transition',
-    from: 'Up',
-    to: 'WaitingForShutdown',
-    actor: 'reaper',
-    reason: 'idle',
-    ...fields,
-  };
-}
 
 /** A record with every field set, instants as large as epoch ms get. */
 function fullRecord(appId: string): AppRecord {
@@ -64,17 +52,20 @@ function seed(): { records: AppRecord[]; history: HistoryEntry[] } {
     const at = T + Math.floor(i / 2) * MINUTE; // two entries share each instant: ids break the tie
     const cycle = Math.floor(i / 3) % 6; // each app goes through the six steps in turn
     if (cycle === 0)
-      history.push(entry(appId, at, { from: 'Up', to: 'WaitingForShutdown', actor: actors[i % 5]! }));
+      history.push(historyEntry(appId, at, { from: 'Up', to: 'WaitingForShutdown', actor: actors[i % 5]! }));
     else if (cycle === 1)
-      history.push(entry(appId, at, { kind: 'stop-asked', from: null, to: null, reason: 'asked' }));
-    else if (cycle === 2) history.push(entry(appId, at, { from: 'WaitingForShutdown', to: 'Down' }));
+      history.push(historyEntry(appId, at, { kind: 'stop-asked', from: null, to: null, reason: 'asked' }));
+    else if (cycle === 2) history.push(historyEntry(appId, at, { from: 'WaitingForShutdown', to: 'Down' }));
     else if (cycle === 3)
-      history.push(entry(appId, at, { from: 'Down', to: 'WaitingForUp', actor: 'request' }));
+      history.push(historyEntry(appId, at, { from: 'Down', to: 'WaitingForUp', actor: 'request' }));
     else if (cycle === 4)
-      history.push(entry(appId, at, { from: 'WaitingForUp', to: 'Up', actor: 'request' }));
-    else history.push(entry(appId, at, { from: 'Up', to: 'Error', reason: `${CAUSES.startFailed} (#${i})` }));
+      history.push(historyEntry(appId, at, { from: 'WaitingForUp', to: 'Up', actor: 'request' }));
+    else
+      history.push(
+        historyEntry(appId, at, { from: 'Up', to: 'Error', reason: `${CAUSES.startFailed} (#${i})` }),
+      );
   }
-  history.push(entry('app_c', T + DAY, { kind: 'release', from: 'Up', to: null, actor: 'operator' }));
+  history.push(historyEntry('app_c', T + DAY, { kind: 'release', from: 'Up', to: null, actor: 'operator' }));
   return { records, history };
 }
 
@@ -118,19 +109,12 @@ const FILTERS: HistoryFilter[] = [
   { appId: 'app_a', state: 'Up', from: T + 5 * MINUTE },
 ];
 
-const kinds = [sqliteKind(), postgresKind()];
-
-for (const kind of kinds) {
-  const title = kind.skip
-    ? `the ${kind.name} datastore (skipped: ${kind.skip})`
-    : `the ${kind.name} datastore`;
-  describe.skipIf(kind.skip !== null)(title, () => {
+describeEachDatastore(
+  (name) => `the ${name} datastore`,
+  (fixture, kind) => {
     let f: StoreFixture;
-    beforeAll(() => kind.setup(), 60_000);
-    afterAll(() => kind.teardown());
-    afterEach(() => f?.close());
     const open = async () => {
-      f = await kind.fixture();
+      f = await fixture();
       return f.store;
     };
 
@@ -138,7 +122,7 @@ for (const kind of kinds) {
       const store = await open();
       const full = fullRecord('app_full');
       const bare = newRecord('app_bare', 'user_me', 'bare', T);
-      await store.commit({ upsert: full, history: [entry('app_full', T)] });
+      await store.commit({ upsert: full, history: [historyEntry('app_full', T)] });
       await store.commit({ upsert: bare, history: [] });
       const byId = (rs: AppRecord[]) => [...rs].sort((a, b) => a.appId.localeCompare(b.appId));
       expect(byId(await store.loadRecords())).toEqual([bare, full]);
@@ -146,7 +130,7 @@ for (const kind of kinds) {
       expect((await store.loadRecords()).find((r) => r.appId === 'app_full')?.state).toBe('Up');
       await store.commit({
         remove: 'app_bare',
-        history: [entry('app_bare', T + 1, { kind: 'release', to: null })],
+        history: [historyEntry('app_bare', T + 1, { kind: 'release', to: null })],
       });
       expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_full']);
       const restarted = await f.reopen();
@@ -163,14 +147,14 @@ for (const kind of kinds) {
       await store.commit({
         upsert: newRecord('app_by', 'orga_acme', 'by', T),
         history: [
-          entry('app_by', T, { kind: 'reset', actor: 'operator', by: alice }),
-          entry('app_by', T + 1, { actor: 'reaper' }),
+          historyEntry('app_by', T, { kind: 'reset', actor: 'operator', by: alice }),
+          historyEntry('app_by', T + 1, { actor: 'reaper' }),
         ],
       });
       // A batch of commits (PostgreSQL writes a batch as one statement, a single one in steps).
       await store.commit([
-        { history: [entry('app_by', T + 2, { kind: 'keep-awake', actor: 'operator', by: bob })] },
-        { history: [entry('app_by', T + 3, { actor: 'operator', by: alice })] },
+        { history: [historyEntry('app_by', T + 2, { kind: 'keep-awake', actor: 'operator', by: bob })] },
+        { history: [historyEntry('app_by', T + 3, { actor: 'operator', by: alice })] },
       ]);
       const reopened = await f.reopen();
       const kept = (await reopened.historyOf('app_by')).map((e) => e.by ?? null);
@@ -193,12 +177,15 @@ for (const kind of kinds) {
 
     it('commits all or nothing: a failure in the middle of a commit leaves nothing written', async () => {
       const store = await open();
-      await store.commit({ upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [entry('app_1', T)] });
-      const broken = { ...entry('app_1', T + 2), actor: null } as unknown as HistoryEntry;
+      await store.commit({
+        upsert: newRecord('app_1', 'orga_acme', 'one', T),
+        history: [historyEntry('app_1', T)],
+      });
+      const broken = { ...historyEntry('app_1', T + 2), actor: null } as unknown as HistoryEntry;
       await expect(
         store.commit({
           upsert: { ...newRecord('app_1', 'orga_acme', 'one', T), state: 'Down' },
-          history: [entry('app_1', T + 1), broken],
+          history: [historyEntry('app_1', T + 1), broken],
         }),
       ).rejects.toThrow();
       await expect(store.commit({ remove: 'app_1', history: [broken] })).rejects.toThrow();
@@ -305,7 +292,10 @@ for (const kind of kinds) {
     it('fences a guarded commit on the lease row: LeaseLost and nothing written unless it matches', async () => {
       const store = await open();
       const guard = { ownerId: 'orga_acme', holder: 'instance-a', token: 7 };
-      const change = { upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [entry('app_1', T)] };
+      const change = {
+        upsert: newRecord('app_1', 'orga_acme', 'one', T),
+        history: [historyEntry('app_1', T)],
+      };
       await expect(store.commit(change, guard)).rejects.toBeInstanceOf(LeaseLost);
       await f.setLease({ ...guard, token: 8, expiresAt: Date.now() + 60_000 });
       await expect(store.commit(change, guard)).rejects.toThrow(/no longer held by instance-a/);
@@ -326,9 +316,12 @@ for (const kind of kinds) {
       await store.commit({ upsert: newRecord('app_gone', 'orga_acme', 'gone', T), history: [] });
       // Awkward on purpose: entries out of time order, the same instant twice, a removal in the batch.
       const batch = [
-        { upsert: fullRecord('app_2'), history: [entry('app_2', T + 5), entry('app_2', T + 1)] },
-        { upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [entry('app_1', T + 1)] },
-        { remove: 'app_gone', history: [entry('app_gone', T + 1, { kind: 'release', to: null })] },
+        {
+          upsert: fullRecord('app_2'),
+          history: [historyEntry('app_2', T + 5), historyEntry('app_2', T + 1)],
+        },
+        { upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [historyEntry('app_1', T + 1)] },
+        { remove: 'app_gone', history: [historyEntry('app_gone', T + 1, { kind: 'release', to: null })] },
       ];
       await expect(store.commit(batch, guard)).rejects.toBeInstanceOf(LeaseLost);
       expect((await store.loadRecords()).map((r) => r.appId)).toEqual(['app_gone']);
@@ -348,8 +341,14 @@ for (const kind of kinds) {
       ]);
       // A batch that names one app twice is written in order too (the later change wins).
       const twice = [
-        { upsert: { ...newRecord('app_1', 'orga_acme', 'first', T) }, history: [entry('app_1', T + 7)] },
-        { upsert: { ...newRecord('app_1', 'orga_acme', 'second', T) }, history: [entry('app_1', T + 8)] },
+        {
+          upsert: { ...newRecord('app_1', 'orga_acme', 'first', T) },
+          history: [historyEntry('app_1', T + 7)],
+        },
+        {
+          upsert: { ...newRecord('app_1', 'orga_acme', 'second', T) },
+          history: [historyEntry('app_1', T + 8)],
+        },
       ];
       await store.commit(twice, guard);
       expect((await store.loadRecords()).find((r) => r.appId === 'app_1')?.name).toBe('second');
@@ -360,7 +359,10 @@ for (const kind of kinds) {
       const store = await open();
       const latest = kind.name === 'sqlite' ? MIGRATIONS.length : PG_MIGRATIONS.length;
       expect(await store.schemaVersion()).toBe(latest);
-      await store.commit({ upsert: newRecord('app_1', 'orga_acme', 'one', T), history: [entry('app_1', T)] });
+      await store.commit({
+        upsert: newRecord('app_1', 'orga_acme', 'one', T),
+        history: [historyEntry('app_1', T)],
+      });
       const again = await f.reopen();
       expect(await again.schemaVersion()).toBe(latest);
       expect((await again.historyOf('app_1')).length).toBe(1);
@@ -420,5 +422,5 @@ for (const kind of kinds) {
         ]),
       );
     });
-  });
-}
+  },
+);

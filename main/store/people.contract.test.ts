@@ -2,8 +2,8 @@
  * The people tables of the datastore contract (contract.ts, PeopleStore): tokens, sessions and the
  * audit, one suite run on SQLite and on PostgreSQL (a throwaway cluster).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresKind, type StoreFixture, sqliteKind } from '../testing/datastores.ts';
+import { expect, it } from 'vitest';
+import { describeEachDatastore } from '../testing/datastores.ts';
 import { type StoredToken, TokenNameTaken } from './contract.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
@@ -23,17 +23,10 @@ function token(id: string, name: string, fields: Partial<StoredToken> = {}): Sto
   };
 }
 
-for (const kind of [sqliteKind(), postgresKind()]) {
-  const title = kind.skip ? `people on ${kind.name} (skipped: ${kind.skip})` : `people on ${kind.name}`;
-  describe.skipIf(kind.skip !== null)(title, () => {
-    let f: StoreFixture;
-    beforeAll(() => kind.setup(), 60_000);
-    afterAll(() => kind.teardown());
-    afterEach(() => f?.close());
-    const open = async () => {
-      f = await kind.fixture();
-      return f.store.people();
-    };
+describeEachDatastore(
+  (name) => `people on ${name}`,
+  (fixture) => {
+    const open = async () => (await fixture()).store.people();
 
     it('keeps tokens, refuses a second live one of a name, and takes the name again once revoked', async () => {
       const people = await open();
@@ -105,5 +98,5 @@ for (const kind of [sqliteKind(), postgresKind()]) {
       expect(next.map((e) => e.target)).toEqual(['route_1', 'route_0']);
       expect(next[1]!.before).toBeNull();
     });
-  });
-}
+  },
+);

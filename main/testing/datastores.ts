@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { ReaperStore } from '../store/contract.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
@@ -142,4 +143,28 @@ export function postgresKind(): StoreKind {
       return fixture;
     },
   };
+}
+
+/**
+ * One suite per implementation, SQLite then PostgreSQL (skipped, with the reason, where it cannot
+ * run): `title` names it, `body` declares its tests; each test's `open()` gives it a fresh fixture,
+ * closed after the test (the PostgreSQL cluster is started once for the suite).
+ */
+export function describeEachDatastore(
+  title: (name: StoreKind['name']) => string,
+  body: (open: () => Promise<StoreFixture>, kind: StoreKind) => void,
+): void {
+  for (const kind of [sqliteKind(), postgresKind()]) {
+    const named = title(kind.name);
+    describe.skipIf(kind.skip !== null)(kind.skip ? `${named} (skipped: ${kind.skip})` : named, () => {
+      let f: StoreFixture | undefined;
+      beforeAll(() => kind.setup(), 60_000);
+      afterAll(() => kind.teardown());
+      afterEach(() => f?.close());
+      body(async () => {
+        f = await kind.fixture();
+        return f;
+      }, kind);
+    });
+  }
 }

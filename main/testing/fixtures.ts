@@ -1,8 +1,9 @@
 /**
  * Builders of the engine's plain values for tests that call the pure functions (decide, the wake
- * sources, the app view): one managed app's routing, with the fields a test is about overridden.
- * Test-only.
+ * sources, the app view) or the datastores: one managed app's routing, one history entry, with the
+ * fields a test is about overridden. Test-only.
  */
+import type { HistoryEntry } from '../../shared/domain.ts';
 import { HOUR } from '../../shared/durations.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 
@@ -22,5 +23,19 @@ export function managedRouting(overrides: Partial<AppRouting> = {}): AppRouting 
     dryRun: false,
     group: null,
     ...overrides,
+  };
+}
+
+/** A history entry: by default the reaper's Up -> WaitingForShutdown of an idle app. */
+export function historyEntry(appId: string, at: number, fields: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    appId,
+    at,
+    kind: 'transition',
+    from: 'Up',
+    to: 'WaitingForShutdown',
+    actor: 'reaper',
+    reason: 'idle',
+    ...fields,
   };
 }

@@ -236,3 +236,35 @@ export async function startPostgresCluster(clusterOptions: ClusterOptions = {}):
     );
   }
 }
+
+/** A query on a connection of its own, ended after it (a crash or a restart of the cluster ends the others). */
+export async function queryOnce<R extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Crash the cluster (`crash`), then run `body`, which starts it again (`startAgain`) when it means
+ * to; if the body failed before that, the cluster is started again here, for the file's next tests.
+ */
+export async function whileCrashed<T>(cluster: PostgresCluster, body: () => Promise<T>): Promise<T> {
+  cluster.crash();
+  try {
+    return await body();
+  } finally {
+    const up = await queryOnce(cluster.url, 'SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    if (!up) cluster.startAgain();
+  }
+}

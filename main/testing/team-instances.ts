@@ -8,13 +8,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ReaperEvent } from '../../shared/api.ts';
+import { SECOND } from '../../shared/durations.ts';
 import type { Log } from '../../shared/log.ts';
 import { CleverClient } from '../clever/client.ts';
 import { operatorCredentials } from '../clever/credentials.ts';
+import { ScaledClock } from '../engine/clocks.ts';
 import type { Clock } from '../engine/ports.ts';
 import { type Headless, startHeadless } from '../server/headless.ts';
-import { DEMO_CREDENTIALS, type SimulatorServer } from '../simulator/server.ts';
+import { SimulatedCloud } from '../simulator/model.ts';
+import { DEMO_CREDENTIALS, type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import { type ClusterOptions, type PostgresCluster, startPostgresCluster } from './postgres-cluster.ts';
 import { adminCall, TEST_SERVER } from './test-server.ts';
 
 export interface TeamInstance {
@@ -36,7 +42,7 @@ export function simulatorClient(sim: SimulatorServer): CleverClient {
   return new CleverClient({ credentials: { ...credentials, source: 'operator', detail: 'the simulator' } });
 }
 
-export async function startTeamInstance(options: {
+export interface TeamInstanceOptions {
   database: string;
   sim: SimulatorServer;
   clock: Clock;
@@ -46,7 +52,9 @@ export async function startTeamInstance(options: {
   /** --one-port: the wake proxy on the server's port. */
   onePort?: boolean;
   log?: Log;
-}): Promise<TeamInstance> {
+}
+
+export async function startTeamInstance(options: TeamInstanceOptions): Promise<TeamInstance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reaper-team-'));
   let server: Headless;
   try {
@@ -76,6 +84,75 @@ export async function startTeamInstance(options: {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface TeamSuite {
+  /** The file's cluster (started in beforeAll). */
+  readonly cluster: PostgresCluster;
+  /** A simulated Clever Cloud `factor` times faster than real time (a deploy takes 20 s of it, a stop 8 s). */
+  world(factor: number): { clock: ScaledClock; cloud: SimulatedCloud };
+  /** The simulator over HTTP for `cloud`, a new database and a connection to it: the test's own. */
+  open(cloud: SimulatedCloud): Promise<{ sim: SimulatorServer; database: string; db: pg.Client }>;
+  /** An instance on the test's simulator. */
+  start(options: Omit<TeamInstanceOptions, 'sim'>): Promise<TeamInstance>;
+  /** A connection the test opened itself, ended with the test's. */
+  keep(client: pg.Client): void;
+}
+
+/**
+ * Team tests with instances in this process: one throwaway cluster per file (a new database per
+ * test), and after each test its instances, connections and simulator closed.
+ */
+export function teamSuite(clusterOptions: ClusterOptions = {}): TeamSuite {
+  let cluster: PostgresCluster | undefined;
+  let sim: SimulatorServer | null = null;
+  const instances: TeamInstance[] = [];
+  const clients: pg.Client[] = [];
+  beforeAll(async () => {
+    cluster = await startPostgresCluster(clusterOptions);
+  }, 60_000);
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.end();
+    for (const i of instances.splice(0)) await i.close();
+    await sim?.close();
+    sim = null;
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const suite: TeamSuite = {
+    get cluster() {
+      if (!cluster) throw new Error('the cluster is started in beforeAll');
+      return cluster;
+    },
+    world(factor) {
+      const origin = Date.now();
+      const clock = new ScaledClock(factor, { real: origin, fake: origin });
+      return {
+        clock,
+        cloud: new SimulatedCloud(clock, { deployDurationMs: 20 * SECOND, stopDurationMs: 8 * SECOND }),
+      };
+    },
+    async open(cloud) {
+      if (sim) throw new Error('one simulator per test');
+      sim = await startSimulatorServer({ cloud });
+      const database = await suite.cluster.createDatabase();
+      const db = new pg.Client({ connectionString: database });
+      await db.connect();
+      clients.push(db);
+      return { sim, database, db };
+    },
+    async start(options) {
+      if (!sim) throw new Error('open() the simulator before an instance');
+      const instance = await startTeamInstance({ ...options, sim });
+      instances.push(instance);
+      return instance;
+    },
+    keep(client) {
+      clients.push(client);
+    },
+  };
+  return suite;
 }
 
 export interface EventReader {

@@ -14,38 +14,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../../shared/durations.ts';
 import type { StoreCommit } from '../../../shared/port-errors.ts';
 import { ManualClock } from '../../engine/clocks.ts';
-import type { CleverCloudPort, EngineStore } from '../../engine/ports.ts';
-import { InProcessCleverPort } from '../../simulator/in-process-port.ts';
+import type { EngineStore } from '../../engine/ports.ts';
 import { SimulatedCloud } from '../../simulator/model.ts';
-import { LeaseKeeper } from '../../team/lease-keeper.ts';
-import { harness, MONDAY_9AM } from '../../testing/engine-harness.ts';
+import { MONDAY_9AM } from '../../testing/engine-harness.ts';
+import { FENCED_LEASE_MS, fencedEngines } from '../../testing/fenced-engines.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
-import { PgLeases } from './pg-leases.ts';
-import { PostgresStore } from './pg-store.ts';
+import type { PostgresStore } from './pg-store.ts';
 
 const skip = postgresSkipReason();
-
-/** The port, recording each stop and start sent through it. */
-function recording(port: CleverCloudPort, calls: string[]): CleverCloudPort {
-  return {
-    listOwners: (o) => port.listOwners(o),
-    listApplications: (owner, o) => port.listApplications(owner, o),
-    getApplication: (owner, app, o) => port.getApplication(owner, app, o),
-    listDeployments: (owner, app, o) => port.listDeployments(owner, app, o),
-    stopApplication: (owner, app, o) => {
-      calls.push(`stop ${app}`);
-      return port.stopApplication(owner, app, o);
-    },
-    startApplication: (owner, app, o) => {
-      calls.push(`start ${app}`);
-      return port.startApplication(owner, app, o);
-    },
-  };
-}
 
 describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let cluster: PostgresCluster;
@@ -59,46 +39,24 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
     const clock = new ManualClock(MONDAY_9AM);
     const cloud = new SimulatedCloud(clock);
     const org = cloud.addOrganisation('Acme');
-    const stores = [await PostgresStore.open(url), await PostgresStore.open(url)] as const;
-    const calls: [string[], string[]] = [[], []];
     const logs: [string, string][] = [];
-    const keepers: LeaseKeeper[] = [];
-    const instances = stores.map((store, i) => {
-      const keeper: LeaseKeeper = new LeaseKeeper({
-        table: new PgLeases(store),
-        instanceId: `instance-${i}`,
-        leaseMs: 10 * 60_000, // rounds by hand only
-        owners: () => [org.id],
-        onTaken: (owners) => h.engine.reloadOwners(owners),
-        onActive: (owners) => h.engine.actOn(owners),
-      });
-      keepers.push(keeper);
-      const h = harness({
-        clock,
-        cloud,
-        port: recording(new InProcessCleverPort(cloud), calls[i]!),
-        engineStore: store,
-        acts: (owner) => keeper.acts(owner),
-        leaseGuard: (owner) => keeper.guard(owner),
-        ...(i === 0 ? { log: (level, message) => logs.push([level, message]) } : {}),
-      });
-      return { h, keeper, store };
+    const { a, b, calls, ...engines } = await fencedEngines({
+      url,
+      cloud,
+      ownerId: org.id,
+      clock: () => clock,
+      logOfA: (level, message) => logs.push([level, message]),
     });
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     /** Advance the shared clock in steps, letting both engines' PostgreSQL writes land. */
     const advance = async (ms: number, step = MINUTE) => {
       for (let t = 0; t < ms; t += step) {
         await clock.advance(step);
-        await new Promise((r) => setTimeout(r, 30));
+        await a.h.idle();
+        await b.h.idle();
       }
     };
     try {
-      const app = a.h.manage('review', {}, { gracePeriodMs: HOUR });
-      b.h.config.createRoute({ appId: app.id, ownerId: org.id, gracePeriodMs: HOUR });
-      await a.h.engine.start();
-      await a.keeper.start();
-      await b.h.engine.start();
-      await b.keeper.start();
+      const app = await engines.start('review');
       expect(a.keeper.acts(org.id)).toBe(true);
       expect(b.keeper.acts(org.id)).toBe(false);
       await advance(5 * MINUTE);
@@ -129,9 +87,7 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
       await a.keeper.runRound();
       expect(a.keeper.acts(org.id)).toBe(false);
     } finally {
-      for (const k of keepers) await k.stop();
-      for (const i of instances) await i.h.engine.stop();
-      for (const s of stores) await s.close();
+      await engines.stop();
     }
   });
   it('a holder paused between the write of its stop and the stop, resumed after a takeover: its stop is refused before it leaves', async () => {
@@ -141,10 +97,8 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
     const clockA = new ManualClock(MONDAY_9AM);
     const cloud = new SimulatedCloud(clock);
     const org = cloud.addOrganisation('Acme');
-    const stores = [await PostgresStore.open(url), await PostgresStore.open(url)] as const;
-    const calls: [string[], string[]] = [[], []];
     const logs: string[] = [];
-    const LEASE = 10 * 60_000; // rounds by hand only
+    const LEASE = FENCED_LEASE_MS;
     /** a's monotonic real time, the lease keeper's: a pause moves it on. */
     let realA = 0;
     /** Armed: a's next write asking for a stop, once committed, waits here (a is paused there). */
@@ -162,29 +116,16 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
         }
       },
     });
-    const instances = stores.map((store, i) => {
-      const keeper: LeaseKeeper = new LeaseKeeper({
-        table: new PgLeases(store),
-        instanceId: `instance-${i}`,
-        leaseMs: LEASE,
-        owners: () => [org.id],
-        onTaken: (owners) => h.engine.reloadOwners(owners),
-        onActive: (owners) => h.engine.actOn(owners),
-        ...(i === 0 ? { now: () => realA } : {}),
-      });
-      const h = harness({
-        clock: i === 0 ? clockA : clock,
-        cloud,
-        port: recording(new InProcessCleverPort(cloud), calls[i]!),
-        engineStore: i === 0 ? pausing(store) : store,
-        acts: (owner) => keeper.acts(owner),
-        callRefusal: (owner) => keeper.callRefusal(owner),
-        leaseGuard: (owner) => keeper.guard(owner),
-        ...(i === 0 ? { log: (_level, message) => logs.push(message) } : {}),
-      });
-      return { h, keeper, store };
+    const { a, b, calls, ...engines } = await fencedEngines({
+      url,
+      cloud,
+      ownerId: org.id,
+      clock: (i) => (i === 0 ? clockA : clock),
+      storeOfA: pausing,
+      nowOfA: () => realA,
+      logOfA: (_level, message) => logs.push(message),
+      callRefusal: true,
     });
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     /** The world's time moves; a's with it unless it is paused. */
     const advance = async (ms: number, withA: boolean) => {
       for (let t = 0; t < ms; t += MINUTE) {
@@ -199,12 +140,7 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
     const undeploys = (appId: string) =>
       cloud.apps.get(appId)!.deployments.filter((d) => d.action === 'UNDEPLOY').length;
     try {
-      const app = a.h.manage('review', {}, { gracePeriodMs: HOUR });
-      b.h.config.createRoute({ appId: app.id, ownerId: org.id, gracePeriodMs: HOUR });
-      await a.h.engine.start();
-      await a.keeper.start();
-      await b.h.engine.start();
-      await b.keeper.start();
+      const app = await engines.start('review');
       expect(a.keeper.acts(org.id)).toBe(true);
       await advance(5 * MINUTE, true);
       expect(a.h.state(app.id)).toBe('Up');
@@ -253,9 +189,7 @@ describe.skipIf(skip !== null)(`fencing between two engines${skip ? ` (skipped: 
       expect(calls).toEqual([[], [`stop ${app.id}`]]);
       expect(undeploys(app.id)).toBe(1);
     } finally {
-      for (const i of instances) await i.keeper.stop();
-      for (const i of instances) await i.h.engine.stop();
-      for (const s of stores) await s.close();
+      await engines.stop();
     }
   });
 });

@@ -55,6 +55,7 @@ import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
 export { DB_NOW };
 
+import { HISTORY_WRITE_COLUMNS, historyRow, historyValues } from '../history-rows.ts';
 import { REAPER_TYPES } from './pg-types.ts';
 
 const COLS = COLUMNS.map(([, c]) => c);
@@ -62,11 +63,11 @@ const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_
   ON CONFLICT (app_id) DO UPDATE SET ${COLS.slice(1)
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
-const HISTORY_FIELDS = 9;
+const HISTORY_FIELDS = HISTORY_WRITE_COLUMNS.length;
 const UPDATE_SET = COLS.slice(1)
   .map((c) => `${c} = excluded.${c}`)
   .join(', ');
-const HISTORY_INSERT = 'app_id, at, kind, from_state, to_state, actor, reason, by_name, by_via';
+const HISTORY_INSERT = HISTORY_WRITE_COLUMNS.join(', ');
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
@@ -246,17 +247,7 @@ export class PostgresStore implements ReaperStore {
       );
     }
     if (history.length) {
-      const rows = history.map((h) => ({
-        app_id: h.appId,
-        at: h.at,
-        kind: h.kind,
-        from_state: h.from,
-        to_state: h.to,
-        actor: h.actor,
-        reason: h.reason,
-        by_name: h.by?.name ?? null,
-        by_via: h.by?.via ?? null,
-      }));
+      const rows = history.map(historyRow);
       ctes.push(
         `hist AS (INSERT INTO history (${HISTORY_INSERT})
            SELECT ${HISTORY_INSERT} FROM json_populate_recordset(null::history, ${param(JSON.stringify(rows))}::json)
@@ -293,17 +284,7 @@ export class PostgresStore implements ReaperStore {
         if (change.history.length) {
           const values: unknown[] = [];
           const tuples = change.history.map((h, i) => {
-            values.push(
-              h.appId,
-              h.at,
-              h.kind,
-              h.from,
-              h.to,
-              h.actor,
-              h.reason,
-              h.by?.name ?? null,
-              h.by?.via ?? null,
-            );
+            values.push(...historyValues(h));
             const base = i * HISTORY_FIELDS;
             return `(${Array.from({ length: HISTORY_FIELDS }, (_, k) => `$${base + k + 1}`).join(', ')})`;
           });

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AppRecord, CAUSES, type HistoryEntry, newRecord } from '../../../shared/domain.ts';
+import { type AppRecord, CAUSES, newRecord } from '../../../shared/domain.ts';
 import { HOUR, MINUTE } from '../../../shared/durations.ts';
 import { CAUSE_FILTERS, type HistoryQuery, historyQuerySchema } from '../../../shared/history.ts';
+import { historyEntry } from '../../testing/fixtures.ts';
 import { appNames, queryHistory, stateChanges } from './sqlite-history.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 const T = Date.UTC(2026, 0, 5, 9);
-
-function entry(appId: string, at: number, fields: Partial<HistoryEntry> = {}): HistoryEntry {
-  return {
-    appId,
-    at,
-    kind: 'transition',
-    from: 'Up',
-    to: 'WaitingForShutdown',
-    actor: 'reaper',
-    reason: 'idle',
-    ...fields,
-  };
-}
 
 function record(appId: string, name: string): AppRecord {
   return newRecord(appId, 'orga_acme', name, T);
@@ -31,48 +19,50 @@ async function fixture() {
   await store.commit({ upsert: record('app_shop', 'shop-staging'), history: [] });
   await store.commit({
     history: [
-      entry('app_review', T, {
+      historyEntry('app_review', T, {
         from: null,
         to: 'WaitingForInit',
         actor: 'operator',
         reason: 'put under the reaper by a route',
       }),
-      entry('app_review', T + MINUTE, {
+      historyEntry('app_review', T + MINUTE, {
         from: 'WaitingForInit',
         to: 'Up',
         reason: 'Clever Cloud says SHOULD_BE_UP',
       }),
-      entry('app_review', T + HOUR, { reason: 'no traffic for 1 h (grace period 1 h), last deployment OK' }),
-      entry('app_review', T + HOUR, {
+      historyEntry('app_review', T + HOUR, {
+        reason: 'no traffic for 1 h (grace period 1 h), last deployment OK',
+      }),
+      historyEntry('app_review', T + HOUR, {
         kind: 'stop-asked',
         from: null,
         to: null,
         reason: 'Clever Cloud accepted the stop',
       }),
-      entry('app_review', T + HOUR + MINUTE, {
+      historyEntry('app_review', T + HOUR + MINUTE, {
         from: 'WaitingForShutdown',
         to: 'Down',
         reason: 'Clever Cloud says SHOULD_BE_DOWN',
       }),
-      entry('app_shop', T + 2 * HOUR, {
+      historyEntry('app_shop', T + 2 * HOUR, {
         from: 'Down',
         to: 'WaitingForUp',
         actor: 'request',
         reason: 'asked for by wake-proxy',
       }),
-      entry('app_shop', T + 2 * HOUR + MINUTE, {
+      historyEntry('app_shop', T + 2 * HOUR + MINUTE, {
         from: 'WaitingForUp',
         to: 'Error',
         reason: CAUSES.startFailed,
       }),
-      entry('app_shop', T + 3 * HOUR, {
+      historyEntry('app_shop', T + 3 * HOUR, {
         kind: 'reset',
         from: 'Error',
         to: 'WaitingForInit',
         actor: 'operator',
         reason: 'reset from the console',
       }),
-      entry('app_shop', T + 3 * HOUR + MINUTE, {
+      historyEntry('app_shop', T + 3 * HOUR + MINUTE, {
         from: 'WaitingForInit',
         to: 'Error',
         reason: CAUSES.unsafeLastDeployment('FAIL'),
@@ -82,7 +72,7 @@ async function fixture() {
   await store.commit({
     remove: 'app_shop',
     history: [
-      entry('app_shop', T + 4 * HOUR, {
+      historyEntry('app_shop', T + 4 * HOUR, {
         kind: 'release',
         from: 'Error',
         to: null,

@@ -27,6 +27,7 @@ import {
   type StoredCredentialsStatus,
 } from '../contract.ts';
 import { restrictFile } from '../data-dir.ts';
+import { HISTORY_WRITE_COLUMNS, historyValues } from '../history-rows.ts';
 import {
   durationsFrom,
   HISTORY_COLUMNS,
@@ -71,7 +72,7 @@ export class SqliteStore implements ReaperStore {
     );
     this.deleteStmt = this.db.prepare('DELETE FROM app_state WHERE app_id = ?');
     this.historyStmt = this.db.prepare(
-      'INSERT INTO history (app_id, at, kind, from_state, to_state, actor, reason, by_name, by_via) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO history (${HISTORY_WRITE_COLUMNS.join(', ')}) VALUES (${HISTORY_WRITE_COLUMNS.map(() => '?').join(', ')})`,
     );
     this.guardStmt = this.db.prepare(
       'SELECT 1 AS ok FROM leases WHERE owner_id = ? AND holder = ? AND token = ? AND expires_at > ?',
@@ -110,17 +111,7 @@ export class SqliteStore implements ReaperStore {
         }
         if (change.remove) this.deleteStmt.run(change.remove);
         for (const h of change.history) {
-          this.historyStmt.run(
-            h.appId,
-            h.at,
-            h.kind,
-            h.from,
-            h.to,
-            h.actor,
-            h.reason,
-            h.by?.name ?? null,
-            h.by?.via ?? null,
-          );
+          this.historyStmt.run(...historyValues(h));
         }
       }
     });
