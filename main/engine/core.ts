@@ -104,6 +104,8 @@ export interface EngineDeps {
     asks: boolean;
     /** An operator's action instead of a request (keep awake, reset, release). */
     action?: HandedAction;
+    /** Who asked for it, when a person did (a wake from the dashboard or the API). */
+    by?: By;
   }) => void;
   /**
    * Team mode: an operator's action on an app whose owner another instance acts on, handed to that

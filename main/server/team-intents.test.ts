@@ -58,14 +58,19 @@ function visit(proxyUrl: string, host: string): Promise<number> {
   });
 }
 
-/** Who the history entries of this kind of the app name, oldest first (a new connection each time). */
-async function byOf(database: string, appId: string, kind: string): Promise<(By | null)[]> {
+/**
+ * Who the app's history entries of this kind (a transition: to this state) asked for by a person
+ * (actor `operator`) name, oldest first (a new connection each time).
+ */
+async function byOf(database: string, appId: string, kind: string, to?: string): Promise<(By | null)[]> {
   const client = new pg.Client({ connectionString: database });
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string | null; via: By['via'] | null }>(
-      'SELECT by_name AS name, by_via AS via FROM history WHERE app_id = $1 AND kind = $2 ORDER BY id',
-      [appId, kind],
+      `SELECT by_name AS name, by_via AS via FROM history
+       WHERE app_id = $1 AND kind = $2 AND actor = 'operator' AND ($3::text IS NULL OR to_state = $3)
+       ORDER BY id`,
+      [appId, kind, to ?? null],
     );
     return rows.map((r) => (r.name && r.via ? { name: r.name, via: r.via } : null));
   } finally {
@@ -205,6 +210,13 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     const keepUntil = w.clock.now() + 2 * HOUR;
     expect(await asAlice(`/api/apps/${w.apps.docs}/_keep-awake`, undefined, { until: keepUntil })).toBe(200);
     expect(w.a.server.service.current!.engine.get(w.apps.docs)?.keepAwakeUntil).toBe(keepUntil);
+    // A wake is a request, handed over the same way: its start is alice's too.
+    expect(
+      await asAlice(`/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${20 * MINUTE}`, 'tray'),
+    ).toBe(200);
+    expect(await byOf(w.database, w.apps.sandbox, 'transition', 'WaitingForUp')).toEqual([
+      { name: 'alice', via: 'tray' },
+    ]);
     expect(await byOf(w.database, w.apps.review, 'reset')).toEqual([{ name: 'alice', via: 'dashboard' }]);
     expect(await byOf(w.database, w.apps.docs, 'keep-awake')).toEqual([{ name: 'alice', via: 'api' }]);
     // The history and its export say so on both instances (the holder wrote it; the other heard it).

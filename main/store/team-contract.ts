@@ -23,7 +23,10 @@ export interface ForwardedRequest {
   at: number;
   /** An operator's action (keep awake, reset, release) instead of a request. */
   action?: HandedAction;
-  /** Who asked for the action, and through what: the holder writes them on its history entry. */
+  /**
+   * Who asked for it (a wake or an action from the dashboard, the API...), and through what: the
+   * holder writes them on its history entry. None for traffic and for what the reaper asked itself.
+   */
   by?: By;
 }
 

@@ -69,18 +69,18 @@ export class PgTeamStore implements TeamStore {
       [ownerIds, ttlMs],
     );
     return rows.flatMap((r) => {
+      const by = byOf(r.by_name, r.by_via);
       const request: WaitingRequest = {
         id: r.id,
         appId: r.app_id,
         ownerId: r.owner_id,
         source: r.source,
         at: r.at,
+        ...(by ? { by } : {}),
       };
       if (r.action === null) return [request];
       const action = actionOf(r.action, r.until_at);
-      if (!action) return []; // an action of a newer version: left alone
-      const by = byOf(r.by_name, r.by_via);
-      return [by ? { ...request, action, by } : { ...request, action }];
+      return action ? [{ ...request, action }] : []; // an action of a newer version: left alone
     });
   }
 
