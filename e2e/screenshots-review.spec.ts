@@ -75,7 +75,7 @@ for (const { language, locale } of LANGUAGES) {
 
     test.describe('on the fleet (1,000 apps)', () => {
       test.use({ scenario: 'fleet', timeScale: 5 });
-      for (const size of SIZES) {
+      for (const size of REVIEW_SIZES) {
         const tag = `${language}-${size.width}`;
         test(`the savings of 1,000 apps (${tag})`, async ({ page, reaper }) => {
           test.slow();

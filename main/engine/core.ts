@@ -5,6 +5,7 @@
  */
 import { type AppRecord, assertNever, type HistoryEntry, type TrafficSource } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import type { By } from '../../shared/people.ts';
 import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { AppRouting } from '../../shared/routes.ts';
 import { settingsFor } from '../../shared/rules.ts';
@@ -65,6 +66,8 @@ export interface HandedRequest {
   /** When it was asked (engine clock). */
   at: number;
   action: HandedAction;
+  /** Who asked for it (the call's person, acting.ts), for the holder's history entry; null: nobody. */
+  by: By | null;
 }
 
 export interface EngineDeps {
@@ -101,6 +104,8 @@ export interface EngineDeps {
     asks: boolean;
     /** An operator's action instead of a request (keep awake, reset, release). */
     action?: HandedAction;
+    /** Who asked for it, when a person did (a wake from the dashboard or the API). */
+    by?: By;
   }) => void;
   /**
    * Team mode: an operator's action on an app whose owner another instance acts on, handed to that

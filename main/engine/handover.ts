@@ -8,6 +8,7 @@
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
 import { LeaseLost } from '../../shared/port-errors.ts';
+import { actingNow } from './acting.ts';
 import type { EngineCore, HandedAction } from './core.ts';
 
 /**
@@ -97,8 +98,9 @@ export function handOver(
 }
 
 /**
- * Through the port; an action kept here while the datastore is away is remembered on the app (its
- * view says so, the dashboard shows it pending) until its outcome is seen, and answered at once.
+ * Through the port, with the person who asked for it (the holder writes them on its entry); an
+ * action kept here while the datastore is away is remembered on the app (its view says so, the
+ * dashboard shows it pending) until its outcome is seen, and answered at once.
  */
 async function handTo(
   core: EngineCore,
@@ -114,6 +116,7 @@ async function handTo(
     source,
     at: core.deps.clock.now(),
     action,
+    by: actingNow(),
   });
   if (answer !== 'kept') return;
   core.keptActions.set(appId, action);

@@ -14,8 +14,10 @@
 import type { AppRecord, TrafficSource } from '../../shared/domain.ts';
 import { SECOND } from '../../shared/durations.ts';
 import { describeError } from '../../shared/log.ts';
+import type { By } from '../../shared/people.ts';
 import { LeaseLost } from '../../shared/port-errors.ts';
 import { settingsFor } from '../../shared/rules.ts';
+import { actingNow } from './acting.ts';
 import type { EngineCore } from './core.ts';
 import { membersToWake } from './decide-group.ts';
 import { wouldWakeNotes } from './decide-wake.ts';
@@ -110,7 +112,7 @@ export class Requests {
       record.state === 'Down' || record.state === 'WaitingForShutdown' || record.state === 'WaitingForInit';
     // Team mode: the instance holding the owner's lease acts on its requests; handed over to it.
     if (!this.core.acts(record.ownerId)) {
-      this.core.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks });
+      this.core.deps.elsewhere?.({ appId, ownerId: record.ownerId, source, at, asks, ...askedBy() });
       return { record, next: null, asks: false };
     }
     if (!asks && record.lastRequestAt !== null && at <= record.lastRequestAt) {
@@ -160,7 +162,7 @@ export class Requests {
     const lost = error instanceof LeaseLost;
     const elsewhere = this.core.deps.elsewhere;
     if (elsewhere && (lost || asks)) {
-      elsewhere({ appId: record.appId, ownerId: record.ownerId, source, at, asks });
+      elsewhere({ appId: record.appId, ownerId: record.ownerId, source, at, asks, ...askedBy() });
       return true;
     }
     if (lost || asks) return false;
@@ -267,7 +269,14 @@ export class Requests {
     await Promise.all(
       members.map(async (m) => {
         if (!this.core.acts(m.ownerId)) {
-          this.core.deps.elsewhere?.({ appId: m.appId, ownerId: m.ownerId, source, at, asks: true });
+          this.core.deps.elsewhere?.({
+            appId: m.appId,
+            ownerId: m.ownerId,
+            source,
+            at,
+            asks: true,
+            ...askedBy(),
+          });
           return;
         }
         this.core.groupWakes.set(m.appId, record.name);
@@ -282,4 +291,10 @@ export class Requests {
       }),
     );
   }
+}
+
+/** Who asks, when a person does (a wake from the dashboard or the API), for a request handed over. */
+function askedBy(): { by?: By } {
+  const by = actingNow();
+  return by ? { by } : {};
 }

@@ -16,13 +16,18 @@
  *    is back", the apps' views say so), written once it is back and acted on once each.
  * 4. A starved pool: queries waiting for a connection past the bound answer 503 at once, never 500.
  * 5. /readyz says `bus` while the instances' bus does not listen.
+ * 6. Who asked (issue 25): an operator's action handed to the holder keeps the person and through
+ *    what, and the holder's history entry names them (the API and the CSV export, on both
+ *    instances); also for the actions kept in the outbox while PostgreSQL is down (3).
  */
 import { request } from 'node:http';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { AppView } from '../../shared/api.ts';
-import { HOUR, MINUTE } from '../../shared/durations.ts';
-import type { ScaledClock } from '../engine/clocks.ts';
+import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import type { HistoryPage } from '../../shared/history.ts';
+import { type By, VIA_HEADER } from '../../shared/people.ts';
+import { ScaledClock } from '../engine/clocks.ts';
 import type { SimulatedCloud as Cloud } from '../simulator/model.ts';
 import type { SimulatorServer } from '../simulator/server.ts';
 import { postgresSkipReason, queryOnce, whileCrashed } from '../testing/postgres-cluster.ts';
@@ -46,6 +51,26 @@ function visit(proxyUrl: string, host: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Who the app's history entries of this kind (a transition: to this state) asked for by a person
+ * (actor `operator`) name, oldest first (a new connection each time).
+ */
+async function byOf(database: string, appId: string, kind: string, to?: string): Promise<(By | null)[]> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string | null; via: By['via'] | null }>(
+      `SELECT by_name AS name, by_via AS via FROM history
+       WHERE app_id = $1 AND kind = $2 AND actor = 'operator' AND ($3::text IS NULL OR to_state = $3)
+       ORDER BY id`,
+      [appId, kind, to ?? null],
+    );
+    return rows.map((r) => (r.name && r.via ? { name: r.name, via: r.via } : null));
+  } finally {
+    await client.end();
+  }
 }
 
 interface World {
@@ -137,6 +162,56 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     expect(entries.rows).toEqual([{ n: 1 }]);
   }, 120_000);
 
+  it("an operator's action handed to the holder is written as the person's, through what they came", async () => {
+    const w = await world();
+    const { token } = await w.a.server.people.createToken({ name: 'alice', role: 'operator' }, 'test');
+    const asAlice = async (path: string, via?: string, body?: unknown) => {
+      const res = await fetch(`${w.b.server.url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(via ? { [VIA_HEADER]: via } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return res.status;
+    };
+    // At the instance not holding the owner: both handed to the holder, answered once acted on.
+    expect(await asAlice(`/api/apps/${w.apps.review}/_reset`, 'dashboard')).toBe(200);
+    const keepUntil = w.clock.now() + 2 * HOUR;
+    expect(await asAlice(`/api/apps/${w.apps.docs}/_keep-awake`, undefined, { until: keepUntil })).toBe(200);
+    expect(w.a.server.service.current!.engine.get(w.apps.docs)?.keepAwakeUntil).toBe(keepUntil);
+    // A wake is a request, handed over the same way: its start is alice's too.
+    expect(
+      await asAlice(`/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${20 * MINUTE}`, 'tray'),
+    ).toBe(200);
+    expect(await byOf(w.database, w.apps.sandbox, 'transition', 'WaitingForUp')).toEqual([
+      { name: 'alice', via: 'tray' },
+    ]);
+    expect(await byOf(w.database, w.apps.review, 'reset')).toEqual([{ name: 'alice', via: 'dashboard' }]);
+    expect(await byOf(w.database, w.apps.docs, 'keep-awake')).toEqual([{ name: 'alice', via: 'api' }]);
+    // The history and its export say so on both instances (the holder wrote it; the other heard it).
+    for (const i of [w.a, w.b]) {
+      const page = await i.call<HistoryPage>('GET', `/api/history?appId=${w.apps.review}&kind=reset`);
+      expect(page.body.entries.map((e) => [e.actor, e.by])).toEqual([
+        ['operator', { name: 'alice', via: 'dashboard' }],
+      ]);
+      const res = await fetch(`${i.server.url}/api/history?appId=${w.apps.docs}&kind=keep-awake&format=csv`, {
+        headers: { authorization: `Bearer ${i.server.token.token}` },
+      });
+      const [header, line, end] = (await res.text()).split('\r\n');
+      expect(header!.split(',').slice(-2)).toEqual(['by', 'via']);
+      expect(line!.split(',').slice(-2)).toEqual(['alice', 'api']);
+      expect(end ?? '').toBe('');
+    }
+    // What the holder did on its own since names nobody.
+    const automatic = await w.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM history WHERE actor <> 'operator' AND by_name IS NOT NULL",
+    );
+    expect(automatic.rows).toEqual([{ n: 0 }]);
+  }, 120_000);
+
   it('wakes asked while PostgreSQL is down are kept, written when it is back, and acted on', async () => {
     const w = await world();
     const proxyA = await until('the holder wake proxy', WAIT, async () => w.a.proxyUrl());
@@ -219,6 +294,11 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
         );
       });
       expect(await entries(w.apps.docs, 'keep-awake')).toBe(1);
+      // Kept in the outbox and written late, they still name who asked (the bootstrap token: a
+      // personal token is checked against the datastore, away then), through the API.
+      const api: By = { name: 'bootstrap', via: 'api' };
+      expect(await byOf(w.database, w.apps.review, 'reset')).toEqual([api]);
+      expect(await byOf(w.database, w.apps.docs, 'keep-awake')).toEqual([api]);
       await until('the dashboards no longer show them pending', WAIT, async () => {
         const views = [
           ...(await w.a.call<AppView[]>('GET', '/api/apps')).body,

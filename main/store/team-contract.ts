@@ -9,6 +9,7 @@
  * instance sent it (`own`): its own changes are already in its memory.
  */
 import type { AppRecord, HistoryEntry, TrafficSource } from '../../shared/domain.ts';
+import type { By } from '../../shared/people.ts';
 import type { HandedAction } from '../engine/core.ts';
 
 export type { HandedAction };
@@ -22,6 +23,11 @@ export interface ForwardedRequest {
   at: number;
   /** An operator's action (keep awake, reset, release) instead of a request. */
   action?: HandedAction;
+  /**
+   * Who asked for it (a wake or an action from the dashboard, the API...), and through what: the
+   * holder writes them on its history entry. None for traffic and for what the reaper asked itself.
+   */
+  by?: By;
 }
 
 /** A forwarded request as kept until the owner's holder acted on it. */

@@ -37,6 +37,7 @@ describe('handed actions', () => {
       source: 'dashboard',
       at: 0,
       action: { kind: 'reset' },
+      by: null,
     };
     const seen = outcomeOf(on, request);
     for (const l of listeners) l(entry('app_1', 'keep-awake'));

@@ -17,6 +17,7 @@
 import { UnavailableError } from '../../shared/api-errors.ts';
 import { assertNever, type HistoryEntry } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
+import { actingAs } from '../engine/acting.ts';
 import type { HandOverAnswer } from '../engine/core.ts';
 import type { Engine, HandedRequest } from '../engine/engine.ts';
 import type { BusMessage, ForwardedRequest, TeamStore, WaitingRequest } from '../store/team-contract.ts';
@@ -170,7 +171,8 @@ export class TeamSync {
     const kept = new Promise<'kept'>((resolve) => {
       keptHere = () => resolve('kept');
     });
-    const { name: _name, ...handed } = request;
+    const { name: _name, by, ...rest } = request;
+    const handed: ForwardedRequest = by ? { ...rest, by } : rest;
     const entry = this.stopped ? null : this.send(handed, keptHere);
     try {
       if (!entry) {
@@ -316,8 +318,15 @@ export class TeamSync {
     if (owners.length) this.track(this.actOnRequests([...new Set(owners)]));
   }
 
-  /** One request or action handed over, done by this instance's engine. */
-  private async act(engine: Engine, r: WaitingRequest): Promise<void> {
+  /**
+   * One request or action handed over, done by this instance's engine as the person who asked for it
+   * at the other instance (its history entry names them), or as nobody.
+   */
+  private act(engine: Engine, r: WaitingRequest): Promise<void> {
+    return actingAs(r.by ?? null, () => this.actNow(engine, r));
+  }
+
+  private async actNow(engine: Engine, r: WaitingRequest): Promise<void> {
     const action = r.action;
     if (!action) {
       await engine.request(r.appId, r.source, r.at, true);

@@ -104,6 +104,45 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
       await reads.done(waiting.map((w) => w.id));
       expect(await reads.waiting(['orga_1'])).toEqual([]);
 
+      // an operator's action keeps who asked for it (and through what) until done; a row of an
+      // older version (no person) has none
+      await bus.publish({
+        appId: 'app_1',
+        ownerId: 'orga_1',
+        source: 'dashboard',
+        at: 2500,
+        action: { kind: 'reset' },
+        by: { name: 'alice', via: 'dashboard' },
+      });
+      await bus.publish({
+        appId: 'app_1',
+        ownerId: 'orga_1',
+        source: 'admin-api',
+        at: 2600,
+        action: { kind: 'keepAwake', until: 9000 },
+      });
+      const actions = await reads.waiting(['orga_1']);
+      expect(actions).toEqual([
+        {
+          id: expect.any(Number),
+          appId: 'app_1',
+          ownerId: 'orga_1',
+          source: 'dashboard',
+          at: 2500,
+          action: { kind: 'reset' },
+          by: { name: 'alice', via: 'dashboard' },
+        },
+        {
+          id: expect.any(Number),
+          appId: 'app_1',
+          ownerId: 'orga_1',
+          source: 'admin-api',
+          at: 2600,
+          action: { kind: 'keepAwake', until: 9000 },
+        },
+      ]);
+      await reads.done(actions.map((w) => w.id));
+
       // a request nobody acted on for STALE_MS is dropped, not acted on
       await bus.publish({ appId: 'app_1', ownerId: 'orga_1', source: 'wake-proxy', at: 3000 });
       await other.pool.query(`UPDATE wake_requests SET created_at = created_at - $1::bigint`, [

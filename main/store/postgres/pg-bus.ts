@@ -267,8 +267,8 @@ export class PgBus {
   async publish(request: ForwardedRequest): Promise<void> {
     const { action } = request;
     await this.options.store.pool.query(
-      `INSERT INTO wake_requests (app_id, owner_id, source, at, action, until_at, from_instance, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, ${DB_NOW})`,
+      `INSERT INTO wake_requests (app_id, owner_id, source, at, action, until_at, from_instance, by_name, by_via, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${DB_NOW})`,
       [
         request.appId,
         request.ownerId,
@@ -277,6 +277,8 @@ export class PgBus {
         action?.kind ?? null,
         action?.kind === 'keepAwake' ? action.until : null,
         this.options.instanceId,
+        request.by?.name ?? null,
+        request.by?.via ?? null,
       ],
     );
   }

@@ -266,6 +266,14 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE history ADD COLUMN by_name TEXT;
   ALTER TABLE history ADD COLUMN by_via TEXT;
   `,
+  // 8: who asked for a request or an operator's action handed to the owner's holder (issue 25): the
+  // person and through what, which the holder writes on its history entry (null for traffic, for
+  // what the reaper asked on its own, and for the rows written before). The bus's message still
+  // names the row's id only.
+  `
+  ALTER TABLE wake_requests ADD COLUMN by_name TEXT;
+  ALTER TABLE wake_requests ADD COLUMN by_via TEXT;
+  `,
 ];
 
 /** The schema version of the database (0 when it has none yet). */

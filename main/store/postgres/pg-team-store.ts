@@ -4,6 +4,7 @@
  * over to the owners this instance holds (the table `wake_requests`, migration 3 of pg-schema.ts).
  */
 import type { AppRecord, HistoryEntry } from '../../../shared/domain.ts';
+import { type By, VIAS, type Via } from '../../../shared/people.ts';
 import { HISTORY_COLUMNS, toHistoryEntry } from '../history-sql.ts';
 import type { HandedAction, TeamStore, WaitingRequest } from '../team-contract.ts';
 import { DB_NOW, type PostgresStore } from './pg-store.ts';
@@ -57,21 +58,25 @@ export class PgTeamStore implements TeamStore {
       at: number;
       action: string | null;
       until_at: number | null;
+      by_name: string | null;
+      by_via: string | null;
     }>(
       `WITH stale AS (
          DELETE FROM wake_requests WHERE owner_id = ANY($1::text[]) AND created_at < ${DB_NOW} - $2::bigint
        )
-       SELECT id, app_id, owner_id, source, at, action, until_at FROM wake_requests
+       SELECT id, app_id, owner_id, source, at, action, until_at, by_name, by_via FROM wake_requests
        WHERE owner_id = ANY($1::text[]) AND created_at >= ${DB_NOW} - $2::bigint ORDER BY id LIMIT 1000`,
       [ownerIds, ttlMs],
     );
     return rows.flatMap((r) => {
+      const by = byOf(r.by_name, r.by_via);
       const request: WaitingRequest = {
         id: r.id,
         appId: r.app_id,
         ownerId: r.owner_id,
         source: r.source,
         at: r.at,
+        ...(by ? { by } : {}),
       };
       if (r.action === null) return [request];
       const action = actionOf(r.action, r.until_at);
@@ -83,6 +88,13 @@ export class PgTeamStore implements TeamStore {
     if (ids.length === 0) return;
     await this.store.pool.query('DELETE FROM wake_requests WHERE id = ANY($1::bigint[])', [ids]);
   }
+}
+
+/** Who asked for a handed-over action (migration 8), or null: nobody, or a row written before. */
+function byOf(name: string | null, via: string | null): By | null {
+  if (!name || !via) return null;
+  // A way in of a newer version: the person is kept, the way said as the API.
+  return { name, via: (VIAS as readonly string[]).includes(via) ? (via as Via) : 'api' };
 }
 
 function actionOf(kind: string, until: number | null): HandedAction | null {
