@@ -13,6 +13,7 @@ function storeAt(hash: string) {
     filters: INITIAL_FILTERS,
     editingRoute: null,
     historyParams: {},
+    auditParams: {},
     routesSearch: '',
     sort: INITIAL_SORT,
     navigate: (place) => set(place),
