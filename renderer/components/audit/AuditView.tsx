@@ -186,33 +186,35 @@ export function AuditView() {
           {error}
         </p>
       )}
-      <table className="audit-table" aria-busy={loading}>
-        <thead>
-          <tr>
-            <th scope="col">{t('audit.when')}</th>
-            <th scope="col">{t('audit.who')}</th>
-            <th scope="col">{t('audit.what')}</th>
-            <th scope="col">{t('audit.changed')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(entries ?? []).map((e) => (
-            <tr key={e.id} data-testid="audit-row">
-              <td>
-                <time dateTime={new Date(e.at).toISOString()}>{fullTime(e.at)}</time>
-              </td>
-              <td>{t('common:byPerson', { name: e.by, via: t(`common:vias.${e.via}`) })}</td>
-              <td>
-                {t(`audit.whats.${e.what as (typeof AUDIT_WHATS)[number]}`, { defaultValue: e.what })}
-                {e.target && <span className="muted"> {e.target}</span>}
-              </td>
-              <td>
-                <Changes entry={e} />
-              </td>
+      <div className="table-wrap">
+        <table className="history-table audit-table" aria-busy={loading}>
+          <thead>
+            <tr>
+              <th scope="col">{t('audit.when')}</th>
+              <th scope="col">{t('audit.who')}</th>
+              <th scope="col">{t('audit.what')}</th>
+              <th scope="col">{t('audit.changed')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(entries ?? []).map((e) => (
+              <tr key={e.id} data-testid="audit-row">
+                <td className="time">
+                  <time dateTime={new Date(e.at).toISOString()}>{fullTime(e.at)}</time>
+                </td>
+                <td>{t('common:byPerson', { name: e.by, via: t(`common:vias.${e.via}`) })}</td>
+                <td className="what">
+                  {t(`audit.whats.${e.what as (typeof AUDIT_WHATS)[number]}`, { defaultValue: e.what })}
+                  {e.target && <span className="muted"> {e.target}</span>}
+                </td>
+                <td>
+                  <Changes entry={e} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {entries && entries.length === 0 && (
         <p className="empty" role="status">
           {filtered ? t('audit.emptyFiltered') : t('audit.empty')}
