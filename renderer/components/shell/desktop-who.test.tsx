@@ -118,7 +118,13 @@ describe('the desktop app signed in to a team server', () => {
   });
 
   it('names nobody before the server said who the token is, and disables nothing', async () => {
-    const { win } = desktopWindow({ ...team({ name: 'x', role: 'viewer' }), who: null });
+    const { win } = desktopWindow({
+      mode: 'team',
+      url: 'https://reaper.example.com',
+      host: 'reaper.example.com',
+      connection: 'live',
+      who: null,
+    });
     const header = await show(win);
     await within(header).findByTestId('mode-label');
     expect(within(header).queryByTestId('signed-in')).toBeNull();
