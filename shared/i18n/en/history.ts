@@ -69,7 +69,7 @@ export const history = {
     byPlaceholder: 'a name, like alice',
     filtersLabel: 'Filters of the audit',
     target: 'Which one',
-    targetPlaceholder: 'route_…, a token’s name',
+    targetPlaceholder: 'route_… or a token',
     via: 'Through',
     anyWay: 'Any way',
     from: 'From',

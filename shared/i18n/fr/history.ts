@@ -71,7 +71,7 @@ export const history: Messages<typeof en> = {
     byPlaceholder: 'un nom, comme alice',
     filtersLabel: 'Filtres du journal d’audit',
     target: 'Lequel',
-    targetPlaceholder: 'route_…, nom d’un jeton',
+    targetPlaceholder: 'route_… ou un jeton',
     via: 'Par quel moyen',
     anyWay: 'Tous les moyens',
     from: 'Du',
