@@ -1,17 +1,20 @@
 /**
- * Every button readable in every state: at rest, under the pointer, focused, pressed and disabled,
+ * Every button readable in every state: at rest, under the pointer, focused, pressed and disabled
+ * (and a disabled one plainly different from its enabled self, not only greyer),
  * light and dark, on each view and on the destructive confirmations (the kill switch, Disable the
  * reaper, a route's Delete), where the pointer usually is when they open. The contrast is computed
  * from Chromium's computed colours (e2e/measure.ts), against WCAG AA.
  */
 import type { Page } from '@playwright/test';
 import { appRow, expect, openDetails, test } from './fixtures.ts';
-import { lowContrastButtons } from './measure.ts';
+import { disabledLookAlike, lowContrastButtons } from './measure.ts';
 import { goTo, settle } from './views.ts';
 
 async function expectReadable(page: Page, where: string): Promise<void> {
   await settle(page);
   expect(await lowContrastButtons(page), `buttons too faint on ${where}`).toEqual([]);
+  // Disabled is plain to see: not only a greyer text (the words stay readable, measured above).
+  expect(await disabledLookAlike(page), `buttons that look the same disabled on ${where}`).toEqual([]);
 }
 
 for (const scheme of ['light', 'dark'] as const) {

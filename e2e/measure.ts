@@ -281,3 +281,59 @@ export async function isoTimestampsShown(page: Page): Promise<string[]> {
   ])()`);
   return [...new Set(texts.flatMap((t) => t.match(ISO_TIMESTAMP) ?? []))];
 }
+
+/**
+ * The buttons (one of each kind, as the contrast check marks them) that look the same disabled as
+ * enabled at rest: the fill, the edge's style, the underline and the opacity are compared (the text's
+ * colour alone is not a sign a person notices). Each enabled button is disabled for the measure, then
+ * given back its state.
+ */
+export async function disabledLookAlike(page: Page): Promise<string[]> {
+  await page.evaluate(MARK);
+  return page.evaluate<string[]>(`(() => {
+    const look = (b) => {
+      const s = getComputedStyle(b);
+      return [s.backgroundColor, s.borderTopStyle, s.textDecorationLine, s.opacity].join('|');
+    };
+    const out = [];
+    for (const b of document.querySelectorAll('[data-contrast-probe]')) {
+      if (b.disabled) continue;
+      const enabled = look(b);
+      b.disabled = true;
+      try {
+        if (look(b) === enabled) out.push((b.textContent || b.getAttribute('aria-label') || b.className).trim().slice(0, 60));
+      } finally {
+        b.disabled = false;
+      }
+    }
+    return out;
+  })()`);
+}
+
+/**
+ * The words inside `selector` that take more than one line (a label meant to fit on one: the
+ * header's), each with where it is, and those that reach past the window's right edge.
+ */
+export async function wrappedTexts(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const out = [];
+    const root = document.querySelector(${JSON.stringify(selector)});
+    if (!root) return ['nothing matches ${selector.replace(/'/g, '')}'];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const words = n.textContent.trim();
+      const el = n.parentElement;
+      if (!words || !el || el.closest('.visually-hidden, [aria-hidden="true"], [hidden]')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (rects.length === 0) continue;
+      const lines = new Set(rects.map((r) => Math.round(r.top)));
+      const where = el.tagName.toLowerCase() + [...el.classList].map((c) => '.' + c).join('');
+      if (lines.size > 1) out.push('"' + words + '" takes ' + lines.size + ' lines (' + where + ')');
+      const right = Math.max(...rects.map((r) => r.right));
+      if (right > window.innerWidth + 1) out.push('"' + words + '" goes past the window (' + where + ')');
+    }
+    return out;
+  })()`);
+}

@@ -1,14 +1,15 @@
 /** The dashboard: picks its API (IPC bridge or HTTP), builds the store, and shows the shell. */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { SessionInfo } from '../shared/people.ts';
 import type { DashboardApi } from './api/dashboard-api.ts';
 import type { Picked } from './api/pick-api.ts';
 import { markSignedIn, type SessionAnswer, type SignInFailure } from './api/session.ts';
 import './i18n.ts';
+import { useConsoleState } from './components/settings/TeamServer.tsx';
 import { Shell } from './components/shell/Shell.tsx';
 import { TokenScreen } from './components/shell/TokenScreen.tsx';
 import { bindUrl } from './lib/url-binding.ts';
-import { type Access, AccessProvider } from './store/access.tsx';
+import { type Access, AccessProvider, accessOfConsole } from './store/access.tsx';
 import { DashboardProvider } from './store/context.tsx';
 import { createDashboardStore } from './store/dashboard-store.ts';
 
@@ -27,9 +28,25 @@ export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized
   }, [store, onUnauthorized]);
   return (
     <DashboardProvider api={api} store={store}>
-      <Shell />
+      {api.console ? (
+        <TeamAccess>
+          <Shell />
+        </TeamAccess>
+      ) : (
+        <Shell />
+      )}
     </DashboardProvider>
   );
+}
+
+/**
+ * The desktop app: on a team server, the person its token names (the header says who, a viewer's
+ * controls are disabled with the reason, as in the browser); on its own engine, everything.
+ */
+function TeamAccess({ children }: { children: ReactNode }) {
+  const state = useConsoleState();
+  const access = useMemo(() => accessOfConsole(state), [state]);
+  return <AccessProvider value={access}>{children}</AccessProvider>;
 }
 
 /** The dashboard of the desktop (its bridge) or of the headless server (HTTP, signed in). */

@@ -53,10 +53,10 @@ export const CAUSE_FILTERS: { label: string; prefix: string }[] = [
 ];
 
 /** A number, also written as text in a query string. */
-const int = (min: number, max: number) => z.coerce.number<unknown>().int().min(min).max(max);
+export const int = (min: number, max: number) => z.coerce.number<unknown>().int().min(min).max(max);
 
 /** An instant: epoch ms (a number, or digits in a query string), or an ISO 8601 date-time with offset. */
-const instant = z.union([
+export const instant = z.union([
   int(0, 8.64e15),
   z.iso.datetime({ offset: true, message: says('notInstant') }).transform(Date.parse),
 ]);

@@ -84,13 +84,30 @@ export interface AuditEntry {
   after: unknown;
 }
 
-/** The audit's filters and page (GET /api/audit): `before` is the oldest id of the previous page. */
-export interface AuditQuery {
+/**
+ * What the audit is filtered on, in the datastore's SQL (both stores): what was changed, by whom,
+ * which one, through what, and when (epoch ms, both ends included).
+ */
+export interface AuditFilter {
   what?: string;
   by?: string;
+  target?: string;
+  via?: Via;
+  from?: number;
+  to?: number;
+}
+
+/**
+ * The audit's filters and page (GET /api/audit): `before` is the cursor, the oldest id of the page
+ * shown so far (the next page is older); `limit` at most AUDIT_LIMIT_MAX.
+ */
+export interface AuditQuery extends AuditFilter {
   before?: number;
   limit?: number;
 }
+
+/** The most entries one page of the audit answers. */
+export const AUDIT_LIMIT_MAX = 500;
 
 /** What the audit view filters on (AuditEntry's `what`). */
 export const AUDIT_WHATS = [

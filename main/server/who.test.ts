@@ -121,3 +121,70 @@ describe('who, in the history, the exports, the audit and the kill switch', () =
     expect(res.status).toBe(400);
   });
 });
+
+describe('the audit API: filters in the datastore, checked first', () => {
+  const get = (query: string) =>
+    fetch(`${server.url}/api/audit${query}`, { headers: { authorization: `Bearer ${alice}` } });
+
+  it('filters by who, what, which one, through what and when, and pages with the cursor', async () => {
+    const routes = await call<Route[]>(bob, 'GET', '/api/routes');
+    const start = Date.now();
+    for (const label of ['one', 'two', 'three']) {
+      await call(bob, 'PATCH', `/api/routes/${routes[1]!.id}`, { label: `audit ${label}` }, 'dashboard');
+    }
+    const mine = await call<AuditEntry[]>(
+      alice,
+      'GET',
+      `/api/audit?by=bob&what=route&target=${routes[1]!.id}&via=dashboard&from=${start}`,
+    );
+    expect(mine.map((e) => (e.after as Route).label)).toEqual(['audit three', 'audit two', 'audit one']);
+    const first = await call<AuditEntry[]>(
+      alice,
+      'GET',
+      `/api/audit?by=bob&what=route&from=${start}&limit=2`,
+    );
+    expect(first).toHaveLength(2);
+    const next = await call<AuditEntry[]>(
+      alice,
+      'GET',
+      `/api/audit?by=bob&what=route&from=${start}&limit=2&before=${first[1]!.id}`,
+    );
+    expect(next.map((e) => (e.after as Route).label)).toEqual(['audit one']);
+    expect(await call<AuditEntry[]>(alice, 'GET', `/api/audit?by=alice&what=route&from=${start}`)).toEqual(
+      [],
+    );
+    // An empty value is no filter.
+    expect((await call<AuditEntry[]>(alice, 'GET', `/api/audit?by=&what=route&from=${start}`)).length).toBe(
+      3,
+    );
+  });
+
+  it('refuses a wrong filter with a 400 that says what is wrong', async () => {
+    const cases: [string, string][] = [
+      [
+        '?what=nonsense',
+        'What changed: “nonsense” is not one of these: “route, rule, settings, killSwitch, dryRun, token, release, credentials”.',
+      ],
+      [
+        '?by=Not%20A%20Name',
+        'Who: “not a name” is not a person’s name (lowercase letters, digits, dots, dashes or underscores).',
+      ],
+      ['?via=fax', 'Through: “fax” is not one of these: “dashboard, api, desktop, tray, cli”.'],
+      [
+        '?from=yesterday',
+        'From: “yesterday” is not a date and time with its offset (2026-01-05T18:00:00Z) nor epoch milliseconds.',
+      ],
+      ['?from=20&to=10', 'From: the range is empty, From is after To.'],
+      ['?limit=0', 'Number of entries: 0 is too small; the least is 1.'],
+      ['?limit=501', 'Number of entries: 501 is too large; the most is 500.'],
+      ['?before=-3', 'Older than: -3 is too small; the least is 1.'],
+      ['?colour=red', 'The request: “colour” is not a field here.'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error, query).toMatchObject({ code: 'invalid-input', message });
+    }
+  });
+});

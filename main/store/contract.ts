@@ -17,7 +17,7 @@
  */
 import type { Actor, AppRecord, HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import type { HistoryFilter, HistoryPage, HistoryQuery, HistoryRow } from '../../shared/history.ts';
-import type { AuditEntry, Role } from '../../shared/people.ts';
+import type { AuditEntry, AuditFilter, Role } from '../../shared/people.ts';
 import { type LeaseGuard, LeaseLost, type StoreCommit } from '../../shared/port-errors.ts';
 import type { WebhookStatus } from '../../shared/webhooks.ts';
 
@@ -127,8 +127,11 @@ export interface PeopleStore {
   /** Whether a session was ended (false: unknown, or ended before). */
   endSession(idHash: string, at: number): Promise<boolean>;
   addAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
-  /** The newest entries first, `limit` of them, with ids below `beforeId` when given. */
-  audit(limit: number, beforeId?: number): Promise<AuditEntry[]>;
+  /**
+   * The newest entries first, `limit` of them, with ids below `beforeId` when given, and only those
+   * the filter keeps (filtered in the store's SQL, so a page is full whatever the filter).
+   */
+  audit(limit: number, beforeId?: number, filter?: AuditFilter): Promise<AuditEntry[]>;
 }
 
 /** A live token already has this name. */

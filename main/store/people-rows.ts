@@ -2,7 +2,7 @@
  * The rows of the people tables (tokens, sessions, audit) as both datastores read them: the same
  * columns on SQLite and PostgreSQL (migration 5 of each).
  */
-import type { AuditEntry, Role, Via } from '../../shared/people.ts';
+import type { AuditEntry, AuditFilter, Role, Via } from '../../shared/people.ts';
 import type { StoredSession, StoredToken } from './contract.ts';
 
 export const TOKEN_COLUMNS = 'id, name, role, salt, hash, created_at, created_by, expires_at, revoked_at';
@@ -63,6 +63,36 @@ export function toAudit(r: Row): AuditEntry {
 export function auditValues(e: Omit<AuditEntry, 'id'>): (string | number | null)[] {
   const text = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   return [e.at, e.by, e.via, e.what, e.target, text(e.before), text(e.after)];
+}
+
+/**
+ * The audit's query in SQL, the same on both stores (only the placeholders differ: `?` on SQLite,
+ * `$1`… on PostgreSQL): newest first, ids below the cursor, each filter a condition on its column.
+ */
+export function auditSql(
+  limit: number,
+  beforeId: number | undefined,
+  filter: AuditFilter,
+  placeholder: (n: number) => string,
+): { sql: string; values: (string | number)[] } {
+  const values: (string | number)[] = [beforeId ?? Number.MAX_SAFE_INTEGER];
+  const conditions = [`id < ${placeholder(1)}`];
+  const add = (condition: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    values.push(value);
+    conditions.push(`${condition} ${placeholder(values.length)}`);
+  };
+  add('what =', filter.what);
+  add('by_name =', filter.by);
+  add('target =', filter.target);
+  add('via =', filter.via);
+  add('at >=', filter.from);
+  add('at <=', filter.to);
+  values.push(limit);
+  return {
+    sql: `SELECT ${AUDIT_COLUMNS} FROM audit WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT ${placeholder(values.length)}`,
+    values,
+  };
 }
 
 /** A unique index's refusal (SQLite: "UNIQUE constraint failed"; PostgreSQL: 23505). */

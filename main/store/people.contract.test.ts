@@ -98,5 +98,82 @@ describeEachDatastore(
       expect(next.map((e) => e.target)).toEqual(['route_1', 'route_0']);
       expect(next[1]!.before).toBeNull();
     });
+
+    it('filters the audit in SQL by what, by whom, which one, through what and when, a page at a time', async () => {
+      const people = await open();
+      // 60 entries: three people, two ways in, three kinds, out of order in time (at is not id's order).
+      const whats = ['route', 'killSwitch', 'settings'] as const;
+      const names = ['alice', 'bob', 'carol'] as const;
+      const written: {
+        id: number;
+        at: number;
+        by: string;
+        via: string;
+        what: string;
+        target: string | null;
+      }[] = [];
+      for (let i = 0; i < 60; i++) {
+        const entry = {
+          at: T + ((i * 37) % 60) * 1000,
+          by: names[i % 3]!,
+          via: i % 4 === 0 ? ('api' as const) : ('dashboard' as const),
+          what: whats[i % 5 === 0 ? 1 : i % 2 === 0 ? 0 : 2]!,
+          target: i % 2 === 0 ? `route_${i % 6}` : null,
+          before: null,
+          after: { i },
+        };
+        await people.addAudit(entry);
+        written.push({ ...entry, id: 0 });
+      }
+      const all = await people.audit(500);
+      expect(all).toHaveLength(60);
+      // Ids newest first; the entries as written, in reverse.
+      all.forEach((e, k) => {
+        written[59 - k]!.id = e.id;
+      });
+      const expected = (keep: (e: (typeof written)[number]) => boolean) =>
+        written
+          .filter(keep)
+          .map((e) => e.id)
+          .sort((a, b) => b - a);
+      const paged = async (filter: Parameters<typeof people.audit>[2], size: number) => {
+        const ids: number[] = [];
+        let before: number | undefined;
+        for (;;) {
+          const page = await people.audit(size, before, filter);
+          ids.push(...page.map((e) => e.id));
+          if (page.length < size) return ids;
+          before = page.at(-1)!.id;
+        }
+      };
+      const from = T + 10_000;
+      const to = T + 30_000;
+      const cases: [Parameters<typeof people.audit>[2], (e: (typeof written)[number]) => boolean][] = [
+        [{ what: 'route' }, (e) => e.what === 'route'],
+        [{ by: 'bob' }, (e) => e.by === 'bob'],
+        [{ what: 'settings', by: 'carol' }, (e) => e.what === 'settings' && e.by === 'carol'],
+        [{ target: 'route_2' }, (e) => e.target === 'route_2'],
+        [{ via: 'api' }, (e) => e.via === 'api'],
+        [{ from, to }, (e) => e.at >= from && e.at <= to],
+        [{ from: to }, (e) => e.at >= to],
+        [{ to: from }, (e) => e.at <= from],
+        [
+          { by: 'alice', via: 'dashboard', from },
+          (e) => e.by === 'alice' && e.via === 'dashboard' && e.at >= from,
+        ],
+        [{ by: 'nobody' }, () => false],
+      ];
+      for (const [filter, keep] of cases) {
+        const want = expected(keep);
+        // Pages of 4 (a filter never leaves a page short while older entries match), and in one.
+        expect(await paged(filter, 4), JSON.stringify(filter)).toEqual(want);
+        expect((await people.audit(500, undefined, filter)).map((e) => e.id)).toEqual(want);
+      }
+      // The cursor and a filter together: below an id, only what matches.
+      const cut = all[20]!.id;
+      expect((await people.audit(500, cut, { what: 'route' })).map((e) => e.id)).toEqual(
+        expected((e) => e.what === 'route' && e.id < cut),
+      );
+    });
   },
 );

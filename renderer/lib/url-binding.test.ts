@@ -14,6 +14,7 @@ function storeAt(hash: string) {
     editingRoute: null,
     historyParams: {},
     savingsZone: '',
+    auditParams: {},
     routesSearch: '',
     sort: INITIAL_SORT,
     navigate: (place) => set(place),

@@ -8,6 +8,7 @@ const BASE: UrlState = {
   filters: INITIAL_FILTERS,
   editingRoute: null,
   historyParams: {},
+  auditParams: {},
   routesSearch: '',
   savingsZone: '',
   sort: INITIAL_SORT,

@@ -1,8 +1,8 @@
 /**
  * The dashboard's place as a route of the URL fragment (shared/nav-route.ts), both ways:
  * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open), `#/history?app=...&cause=...`,
- * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/savings?tz=Asia/Tokyo` (the zone its
- * days are counted in; none: the viewer's), `#/settings`. The apps
+ * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/audit?who=alice&what=route&from=...`,
+ * `#/savings?tz=Asia/Tokyo` (the zone its days are counted in; none: the viewer's), `#/settings`. The apps
  * table's sort is there too: `#/apps?sort=-lastRequest` (a minus for descending; by name, ascending,
  * says nothing).
  *
@@ -51,6 +51,10 @@ export function sortOfParam(param: string | undefined): Sort {
 export const HISTORY_PARAMS = ['app', 'state', 'cause', 'actor', 'kind', 'from', 'to'] as const;
 export type HistoryParams = Partial<Record<(typeof HISTORY_PARAMS)[number], string>>;
 
+/** The Audit view's filters as the URL and its form hold them (text, empty = not filtered). */
+export const AUDIT_PARAMS = ['what', 'who', 'target', 'via', 'from', 'to'] as const;
+export type AuditParams = Partial<Record<(typeof AUDIT_PARAMS)[number], string>>;
+
 /** The part of the dashboard's state that the URL holds. */
 export interface UrlState {
   view: View;
@@ -60,6 +64,7 @@ export interface UrlState {
   sort: Sort;
   editingRoute: string | 'new' | null;
   historyParams: HistoryParams;
+  auditParams: AuditParams;
   routesSearch: string;
   /** The zone the Savings view counts its days in; '' for the viewer's own. */
   savingsZone: string;
@@ -107,6 +112,14 @@ const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
   savings: {
     toRoute: (s) => ({ id: null, params: { tz: s.savingsZone } }),
     fromRoute: (r) => ({ savingsZone: r.params.tz && isTimeZoneOffered(r.params.tz) ? r.params.tz : '' }),
+  },
+  audit: {
+    toRoute: (s) => ({ id: null, params: { ...s.auditParams } }),
+    fromRoute: (r) => ({
+      auditParams: Object.fromEntries(
+        AUDIT_PARAMS.flatMap((k) => (r.params[k] ? [[k, r.params[k]]] : [])),
+      ) as AuditParams,
+    }),
   },
   routes: {
     toRoute: (s) => ({ id: s.editingRoute, params: { q: s.routesSearch } }),

@@ -19,6 +19,7 @@ import type { SortKey } from '../lib/sort.ts';
 import { addToast, expireToast, type Toast, type ToastInput, toastGroupText } from '../lib/toasts.ts';
 import { confirmLeave } from '../lib/unsaved-changes.ts';
 import {
+  type AuditParams,
   type Filters,
   type HistoryParams,
   INITIAL_FILTERS,
@@ -72,6 +73,8 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   historyEvents: number;
   /** The History view's filters (the URL holds them: #/history?app=...). */
   historyParams: HistoryParams;
+  /** The Audit view's filters (the URL holds them: #/audit?who=alice&what=route). */
+  auditParams: AuditParams;
   /** The Routes view's search. */
   routesSearch: string;
   /** The zone the Savings view counts its days in ('' for the viewer's; the URL holds it). */
@@ -88,6 +91,7 @@ export interface DashboardState extends ChangeActions, PickActions, PickState {
   /** Go to a place (a route of the URL: a link, a reload, Back or Forward). */
   navigate(place: Partial<UrlState>): void;
   setHistoryParams(params: HistoryParams): void;
+  setAuditParams(params: AuditParams): void;
   setRoutesSearch(search: string): void;
   setSavingsZone(zone: string): void;
   proposeFirstDay(on: boolean): void;
@@ -307,6 +311,7 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       busy: {},
       historyEvents: 0,
       historyParams: {},
+      auditParams: {},
       routesSearch: '',
       savingsZone: '',
       firstDay: false,
@@ -415,6 +420,10 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       setHistoryParams(historyParams) {
         set({ historyParams });
+      },
+
+      setAuditParams(auditParams) {
+        set({ auditParams });
       },
 
       setRoutesSearch(routesSearch) {

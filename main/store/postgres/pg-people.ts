@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { type PeopleStore, TokenNameTaken } from '../contract.ts';
 import {
-  AUDIT_COLUMNS,
+  auditSql,
   auditValues,
   isUniqueViolation,
   SESSION_COLUMNS,
@@ -74,11 +74,9 @@ export function pgPeople(pool: pg.Pool): PeopleStore {
         auditValues(entry),
       );
     },
-    async audit(limit, beforeId) {
-      const r = await pool.query(
-        `SELECT ${AUDIT_COLUMNS} FROM audit WHERE id < $1 ORDER BY id DESC LIMIT $2`,
-        [beforeId ?? Number.MAX_SAFE_INTEGER, limit],
-      );
+    async audit(limit, beforeId, filter = {}) {
+      const { sql, values } = auditSql(limit, beforeId, filter, (n) => `$${n}`);
+      const r = await pool.query(sql, values);
       return r.rows.map((row) => toAudit(row as Record<string, unknown>));
     },
   };

@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { type PeopleStore, TokenNameTaken } from '../contract.ts';
 import {
-  AUDIT_COLUMNS,
+  auditSql,
   auditValues,
   isUniqueViolation,
   SESSION_COLUMNS,
@@ -73,10 +73,9 @@ export function sqlitePeople(db: DatabaseSync, transaction: <T>(fn: () => T) => 
         'INSERT INTO audit (at, by_name, via, what, target, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(...auditValues(entry));
     },
-    async audit(limit, beforeId) {
-      const rows = db
-        .prepare(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE id < ? ORDER BY id DESC LIMIT ?`)
-        .all(beforeId ?? Number.MAX_SAFE_INTEGER, limit) as Row[];
+    async audit(limit, beforeId, filter = {}) {
+      const { sql, values } = auditSql(limit, beforeId, filter, () => '?');
+      const rows = db.prepare(sql).all(...values) as Row[];
       return rows.map(toAudit);
     },
   };

@@ -105,7 +105,7 @@ describe('who, on screen', () => {
     expect(asked.at(-1)).toEqual({ limit: AUDIT_PAGE_SIZE, what: 'route' });
     await user.selectOptions(screen.getByLabelText('What'), '');
     await user.type(screen.getByLabelText('By'), 'carol');
-    await screen.findByText('No change recorded yet.');
+    await screen.findByText('No change matches these filters.');
     expect(asked.at(-1)).toEqual({ limit: AUDIT_PAGE_SIZE, by: 'carol' });
   });
 

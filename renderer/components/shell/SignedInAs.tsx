@@ -1,7 +1,8 @@
 /**
- * Who the browser dashboard is signed in as, with which role ("Signed in as alice · operator"), and
- * Sign out (the session ended on the server; the token screen comes). Nothing in the desktop app,
- * whose own engine needs no sign-in.
+ * Who the dashboard is signed in as, with which role ("Signed in as alice · operator"): the browser,
+ * with Sign out (the session ended on the server; the token screen comes); the desktop app on a team
+ * server, with its own token (going back to this computer is in Settings). Nothing on the desktop's
+ * own engine, which needs no sign-in.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,10 +18,24 @@ export function SignedInAs() {
   if (access.kind !== 'person') return null;
   const { name, role } = access.info;
   const values = { name, role: t(`common:roles.${role}`) };
+  const end = access.signOut;
+  if (!end) {
+    // The desktop app: "Signed in as" over "alice · operator" (no Sign out on this line).
+    return (
+      <span
+        className="signed-in"
+        data-testid="signed-in"
+        title={t('session.desktopTitle', { ...values, server: access.server ?? '' })}
+      >
+        <span className="signed-in-label">{t('session.signedInAs')}</span>
+        <span className="signed-in-as">{t('session.who', values)}</span>
+      </span>
+    );
+  }
   const signOut = async () => {
     setBusy(true);
     try {
-      await access.signOut();
+      await end();
     } catch (error) {
       setBusy(false);
       toast('error', t('session.signOutFailed', { error: errorText(error) }));

@@ -101,6 +101,7 @@ export const shell = {
     signedInAs: 'Signed in as',
     who: '{{name}} · {{role}}',
     signedInTitle: 'This browser is signed in to the server as {{name}}, with the {{role}} role',
+    desktopTitle: 'This app is signed in to the team server {{server}} as {{name}}, with the {{role}} role',
     signOut: 'Sign out',
     signOutFailed: 'cannot sign out: {{error}}',
   },

@@ -75,6 +75,11 @@ export const validation = {
     from: 'From',
     to: 'To',
     cursor: 'Page',
+    what: 'What changed',
+    by: 'Who',
+    target: 'Which one',
+    via: 'Through',
+    before: 'Older than',
   },
   problems: {
     required: '{{field}}: this is required.',
@@ -148,6 +153,9 @@ export const validation = {
       '{{field}}: the app has no cleverapps.io domain and every one of its domains ({{value}}) is a host name of this reaper: requests would come back here in a loop. Add a cleverapps.io domain to the app, or a domain that does not point at the reaper.',
     hostTaken: '{{field}}: {{value}} already routes to another app ({{other}}).',
     tokenMissing: '{{field}}: paste a token.',
+    personName:
+      '{{field}}: “{{value}}” is not a person’s name (lowercase letters, digits, dots, dashes or underscores).',
+    rangeReversed: '{{field}}: the range is empty, From is after To.',
     cursor: '{{field}}: “{{value}}” is not a page given by the previous one.',
     text: '{{field}}: {{text}}',
   },

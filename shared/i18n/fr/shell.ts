@@ -104,6 +104,8 @@ export const shell: Messages<typeof en> = {
     signedInAs: 'Connecté :',
     who: '{{name}} · {{role}}',
     signedInTitle: 'Ce navigateur est connecté au serveur en tant que {{name}}, avec le rôle {{role}}',
+    desktopTitle:
+      'Cette application est connectée au serveur d’équipe {{server}} en tant que {{name}}, avec le rôle {{role}}',
     signOut: 'Se déconnecter',
     signOutFailed: 'impossible de se déconnecter : {{error}}',
   },

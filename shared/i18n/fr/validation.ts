@@ -72,6 +72,11 @@ export const validation: Messages<typeof en> = {
     from: 'Du',
     to: 'Au',
     cursor: 'Page',
+    what: 'Modification',
+    by: 'Qui',
+    target: 'Lequel',
+    via: 'Par',
+    before: 'Plus ancien que',
   },
   problems: {
     required: '{{field}} : ce champ est obligatoire.',
@@ -145,6 +150,9 @@ export const validation: Messages<typeof en> = {
       '{{field}} : l’application n’a pas de domaine cleverapps.io et chacun de ses domaines ({{value}}) est un nom d’hôte de ce reaper : les requêtes y reviendraient en boucle. Ajoutez à l’application un domaine cleverapps.io, ou un domaine qui ne pointe pas vers le reaper.',
     hostTaken: '{{field}} : {{value}} mène déjà à une autre application ({{other}}).',
     tokenMissing: '{{field}} : collez un jeton.',
+    personName:
+      '{{field}} : « {{value}} » n’est pas le nom d’une personne (lettres minuscules, chiffres, points, tirets ou soulignés).',
+    rangeReversed: '{{field}} : la plage est vide, « Du » est après « Au ».',
     cursor: '{{field}} : « {{value}} » n’est pas une page donnée par la précédente.',
     text: '{{field}} : {{text}}',
   },
