@@ -49,8 +49,7 @@ const GROUP_SQL = `WITH guard AS (
   del AS (DELETE FROM app_state WHERE app_id IN (
     SELECT d.app_id FROM unnest($6::text[], $7::int[]) AS d(app_id, fence) WHERE ${FENCED}) RETURNING 1),
   hist AS (INSERT INTO history (${HISTORY_INSERT})
-    SELECT ${HISTORY_INSERT
-      .split(', ')
+    SELECT ${HISTORY_INSERT.split(', ')
       .map((c) => `e.${c}`)
       .join(', ')}
     FROM json_populate_recordset(null::history, $8::json) WITH ORDINALITY AS e

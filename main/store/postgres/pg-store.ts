@@ -42,6 +42,7 @@ import {
   transitState,
 } from '../history-sql.ts';
 import { COLUMNS } from '../record-columns.ts';
+import { CommitLanes, HISTORY_INSERT, oneStatementFits } from './pg-commit.ts';
 import {
   DEFAULT_PG_TIMEOUTS,
   DEFAULT_POOL_SIZE,
@@ -49,7 +50,6 @@ import {
   explainedPool,
   type PgTimeouts,
 } from './pg-errors.ts';
-import { CommitLanes, HISTORY_INSERT, oneStatementFits } from './pg-commit.ts';
 import { pgPeople } from './pg-people.ts';
 import { DB_NOW, migratePostgres, schemaVersionOf } from './pg-schema.ts';
 import { type Exclusive, retentionExclusive } from './retention-lock.ts';
