@@ -52,6 +52,9 @@ interface Counts {
   statements: number;
 }
 
+/** BENCH_DUMP (with BENCH_TRACE): every statement and its values, written to that file at the end. */
+export const dumped: { sql: string; values: unknown }[] = [];
+
 /** Count the store's commits, and every statement its pool's connections send (PostgreSQL). */
 function counted(store: EngineStore, pool: Pool | null): () => Counts {
   const counts: Counts = { commits: 0, statements: 0 };
@@ -67,7 +70,27 @@ function counted(store: EngineStore, pool: Pool | null): () => Counts {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       counts.statements++;
-      return query(...args);
+      if (!process.env.BENCH_TRACE) return query(...args);
+      // BENCH_TRACE: each statement's start, time to its answer, parameters' size and text.
+      const t0 = performance.now();
+      const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
+      const size = JSON.stringify(args[1] ?? []).length;
+      const done = () =>
+        console.log(
+          `trace ${t0.toFixed(1)} ${(performance.now() - t0).toFixed(1)}ms ${size}B ${sql.replace(/\s+/g, ' ').slice(0, 100)}`,
+        );
+      if (process.env.BENCH_DUMP) dumped.push({ sql, values: args[1] });
+      const last = args.at(-1);
+      if (typeof last === 'function') {
+        args[args.length - 1] = (...r: unknown[]) => {
+          done();
+          return (last as (...r: unknown[]) => unknown)(...r);
+        };
+        return query(...args);
+      }
+      const p = query(...args) as Promise<unknown>;
+      p.then(done, done);
+      return p;
     };
   });
   return () => ({ ...counts });

@@ -181,7 +181,11 @@ describe.skipIf(skip !== null)(`instances on one PostgreSQL${skip ? ` (skipped: 
     expect(cloud.apps.get(asleep.id)!.state).toBe('SHOULD_BE_UP');
     // Every request handed over is taken off the table once acted on: the wake, and the visit just
     // made through (plain traffic is handed over too), which the holder may not have read yet.
-    await until('the handed-over requests acted on and removed', WAIT, async () => (await waitingIn(db)) === 0);
+    await until(
+      'the handed-over requests acted on and removed',
+      WAIT,
+      async () => (await waitingIn(db)) === 0,
+    );
     expect(sim.calls.get(START)).toBe(1);
 
     // each change on the holder reached the second instance's event stream, within a second (the

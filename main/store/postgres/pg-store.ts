@@ -42,6 +42,7 @@ import {
   transitState,
 } from '../history-sql.ts';
 import { COLUMNS } from '../record-columns.ts';
+import { CommitLanes, oneStatementFits } from './pg-commit.ts';
 import {
   DEFAULT_PG_TIMEOUTS,
   DEFAULT_POOL_SIZE,
@@ -55,7 +56,7 @@ import { type Exclusive, retentionExclusive } from './retention-lock.ts';
 
 export { DB_NOW };
 
-import { HISTORY_WRITE_COLUMNS, historyRow, historyValues } from '../history-rows.ts';
+import { HISTORY_WRITE_COLUMNS, historyValues } from '../history-rows.ts';
 import { REAPER_TYPES } from './pg-types.ts';
 
 const COLS = COLUMNS.map(([, c]) => c);
@@ -64,9 +65,6 @@ const UPSERT = `INSERT INTO app_state (${COLS.join(', ')}) VALUES (${COLS.map((_
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 const HISTORY_FIELDS = HISTORY_WRITE_COLUMNS.length;
-const UPDATE_SET = COLS.slice(1)
-  .map((c) => `${c} = excluded.${c}`)
-  .join(', ');
 const HISTORY_INSERT = HISTORY_WRITE_COLUMNS.join(', ');
 
 export interface PostgresStoreOptions {
@@ -76,22 +74,6 @@ export interface PostgresStoreOptions {
   timeouts?: Partial<PgTimeouts>;
   /** An idle connection failed (the server restarted...): the pool replaces it. */
   onError?: (error: Error) => void;
-}
-
-/**
- * Whether a batch fits one statement: each app written or removed once (an upsert cannot touch a row
- * twice in one statement), and no change both writes and removes.
- */
-function oneStatementFits(list: readonly StoreCommit[]): boolean {
-  const seen = new Set<string>();
-  for (const c of list) {
-    if (c.upsert && c.remove) return false;
-    const id = c.upsert?.appId ?? c.remove;
-    if (id === undefined) continue;
-    if (seen.has(id)) return false;
-    seen.add(id);
-  }
-  return true;
 }
 
 function toRecord(row: Record<string, unknown>): AppRecord {
@@ -109,9 +91,12 @@ export class PostgresStore implements ReaperStore {
    */
   readonly backends: ReadonlySet<number>;
 
+  private readonly lanes: CommitLanes;
+
   private constructor(pool: pg.Pool, backends: ReadonlySet<number>) {
     this.pool = pool;
     this.backends = backends;
+    this.lanes = new CommitLanes(pool);
   }
 
   /** Connect, create or migrate the schema, and check it answers. Rejects (pool closed) otherwise. */
@@ -205,61 +190,16 @@ export class PostgresStore implements ReaperStore {
    * guard's lease row locked FOR SHARE in a CTE and checked once, and every write conditioned on it,
    * all in the statement's own transaction (a 1,000-app sweep on PostgreSQL was over 3x SQLite's
    * with a transaction of five statements per change). Values travel as JSON, typed by the tables'
-   * own row types (json_populate_recordset); history entries keep their order. A batch that names an
-   * app twice, or a change that both writes and removes a record (none does today), takes the
-   * transaction of several statements.
+   * own row types (json_populate_recordset); history entries keep their order. Commits asked for
+   * while earlier ones are under way go together in one statement, each fenced by its own guard
+   * (pg-commit.ts). A batch that names an app twice, or a change that both writes and removes a
+   * record (none does today), takes the transaction of several statements.
    */
   async commit(changes: StoreCommit | readonly StoreCommit[], guard?: LeaseGuard): Promise<void> {
     const list: readonly StoreCommit[] = Array.isArray(changes) ? changes : [changes as StoreCommit];
     if (list.length === 0) return;
     if (!oneStatementFits(list)) return this.commitInSteps(list, guard);
-    const values: unknown[] = [];
-    const param = (value: unknown) => {
-      values.push(value);
-      return `$${values.length}`;
-    };
-    const ctes: string[] = [];
-    let onlyIfHeld = '';
-    if (guard) {
-      ctes.push(
-        `guard AS (SELECT 1 FROM leases WHERE owner_id = ${param(guard.ownerId)} AND holder = ${param(guard.holder)}
-           AND token = ${param(guard.token)} AND expires_at > ${DB_NOW} FOR SHARE)`,
-      );
-      onlyIfHeld = 'EXISTS (SELECT 1 FROM guard)';
-    }
-    const where = onlyIfHeld ? `WHERE ${onlyIfHeld}` : '';
-    const upserts = list.flatMap((c) => (c.upsert ? [c.upsert] : []));
-    const removes = list.flatMap((c) => (c.remove ? [c.remove] : []));
-    const history = list.flatMap((c) => c.history);
-    if (upserts.length) {
-      const rows = upserts.map((r) =>
-        Object.fromEntries(COLUMNS.map(([field, column]) => [column, r[field] ?? null])),
-      );
-      ctes.push(
-        `up AS (INSERT INTO app_state (${COLS.join(', ')})
-           SELECT ${COLS.join(', ')} FROM json_populate_recordset(null::app_state, ${param(JSON.stringify(rows))}::json) ${where}
-           ON CONFLICT (app_id) DO UPDATE SET ${UPDATE_SET} RETURNING 1)`,
-      );
-    }
-    if (removes.length) {
-      ctes.push(
-        `del AS (DELETE FROM app_state WHERE app_id = ANY(${param(removes)}::text[])${onlyIfHeld ? ` AND ${onlyIfHeld}` : ''} RETURNING 1)`,
-      );
-    }
-    if (history.length) {
-      const rows = history.map(historyRow);
-      ctes.push(
-        `hist AS (INSERT INTO history (${HISTORY_INSERT})
-           SELECT ${HISTORY_INSERT} FROM json_populate_recordset(null::history, ${param(JSON.stringify(rows))}::json)
-             WITH ORDINALITY AS entry ${where} ORDER BY entry.ordinality
-           RETURNING 1)`,
-      );
-    }
-    const { rows } = await this.pool.query<{ held: boolean }>(
-      `WITH ${ctes.join(',\n')} SELECT ${onlyIfHeld || 'true'} AS held`,
-      values,
-    );
-    if (guard && !rows[0]?.held) throw new LeaseLost(guard);
+    await this.lanes.commit(list, guard);
   }
 
   /** The same changes as several statements in one transaction, the guard checked first. */
