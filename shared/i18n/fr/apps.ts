@@ -61,7 +61,7 @@ export const apps: Messages<typeof en> = {
     sleepsAt: 's’endort à {{time}}',
     wouldSleepAt: 's’endormirait à {{time}}',
     unlessTraffic: '{{main}} sauf trafic ({{time}})',
-    mustBeUpUntil: 'doit rester éveillée jusqu’à {{time}}',
+    mustBeUpUntil: 'éveil dû jusqu’à {{time}}',
     keptAwakeUntil: 'maintenue éveillée jusqu’à {{time}}',
     dueNow: 'imminente',
     wakesAt: 'se réveille à {{time}}',
