@@ -147,30 +147,47 @@ type Measured = Omit<LowContrast, 'state'> & { disabled: boolean };
  */
 export async function lowContrastButtons(page: Page): Promise<LowContrast[]> {
   await page.evaluate(MEASURE);
-  await page.evaluate(MARK);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('DOM.enable');
   await cdp.send('CSS.enable');
   const found: LowContrast[] = [];
-  try {
-    const probed = await probesAndAncestors(cdp);
-    for (const state of BUTTON_STATES) {
-      const forced = FORCED[state].length ? probed : [];
+  const measure = async (state: ButtonState): Promise<Measured[]> => {
+    // The page re-renders as the engine goes on: a button marked a moment ago may be a new node by
+    // the time its state is forced. Mark and probe again for each state, and once more when a node
+    // went away in between.
+    for (let attempt = 1; ; attempt++) {
+      await page.evaluate(MARK);
+      const forced = FORCED[state].length ? await probesAndAncestors(cdp) : [];
       const force = (classes: string[]) =>
         Promise.all(
           forced.map((nodeId) => cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: classes })),
         );
-      await force(FORCED[state]);
-      const measured =
-        state === 'disabled'
+      try {
+        await force(FORCED[state]);
+      } catch (error) {
+        if (attempt < 5 && /Could not find node/.test(String(error))) continue;
+        throw error;
+      }
+      try {
+        return state === 'disabled'
           ? await page.evaluate<Measured[]>(`(() => {
               const enabled = [...document.querySelectorAll('[data-contrast-probe]')].filter((b) => !b.disabled);
               for (const b of enabled) b.disabled = true;
               try { return window.__contrastOf(); } finally { for (const b of enabled) b.disabled = false; }
             })()`)
           : (await page.evaluate<Measured[]>('window.__contrastOf()')).filter((m) => !m.disabled);
-      await force([]);
-      for (const { disabled: _, ...m } of measured) if (m.ratio < m.needed) found.push({ state, ...m });
+      } finally {
+        // A node gone since it was forced has lost its forced state with it.
+        await force([]).catch((error: unknown) => {
+          if (!/Could not find node/.test(String(error))) throw error;
+        });
+      }
+    }
+  };
+  try {
+    for (const state of BUTTON_STATES) {
+      for (const { disabled: _, ...m } of await measure(state))
+        if (m.ratio < m.needed) found.push({ state, ...m });
     }
   } finally {
     await cdp.detach();

@@ -15,7 +15,7 @@ export const SAVINGS_ROW_HEIGHT = 50;
 
 export function SavingsTable({ apps }: { apps: readonly AppSavings[] }) {
   const { t } = useTranslation('savings');
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const anyProjected = apps.some((a) => a.windows.all.projectedHours > 0);
   const columns = 4 + SAVINGS_WINDOWS.length + (anyProjected ? 1 : 0);
   const virtualizer = useVirtualizer({
@@ -33,7 +33,15 @@ export function SavingsTable({ apps }: { apps: readonly AppSavings[] }) {
   return (
     <>
       <p className="muted table-count">{t('perApp.count', { count: apps.length })}</p>
-      <div ref={scrollRef} className="table-scroll savings-scroll">
+      {/* Focusable, so a keyboard can scroll a table that holds nothing else to focus (axe's
+          scrollable-region-focusable). */}
+      <section
+        ref={scrollRef}
+        className="table-scroll savings-scroll"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard's focus
+        tabIndex={0}
+        aria-label={t('perApp.table')}
+      >
         <table className="savings-table" aria-rowcount={apps.length + 1}>
           <thead>
             <tr aria-rowindex={1}>
@@ -80,7 +88,7 @@ export function SavingsTable({ apps }: { apps: readonly AppSavings[] }) {
             )}
           </tbody>
         </table>
-      </div>
+      </section>
     </>
   );
 }

@@ -68,6 +68,7 @@ export const savings = {
   },
   perApp: {
     title: 'Per app',
+    table: 'Savings per app, a table that scrolls',
     none: 'No app under the reaper yet.',
     app: 'App',
     flavor: 'Flavor',

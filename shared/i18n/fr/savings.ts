@@ -68,6 +68,7 @@ export const savings: Messages<typeof en> = {
   },
   perApp: {
     title: 'Par application',
+    table: 'Économies par application, un tableau qui défile',
     none: 'Aucune application n’est encore gérée par le reaper.',
     app: 'Application',
     flavor: 'Flavor',
