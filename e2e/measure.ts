@@ -140,6 +140,9 @@ async function probesAndAncestors(cdp: CDPSession): Promise<number[]> {
 
 type Measured = Omit<LowContrast, 'state'> & { disabled: boolean };
 
+/** The DevTools protocol's answer about a node the page has re-rendered away. */
+const nodeGone = (error: unknown) => /Could not find node/.test(String(error));
+
 /**
  * The words of the page's buttons whose contrast is under WCAG AA (4.5:1, 3:1 for large text) in any
  * state: at rest, hovered, focused (focus-visible), pressed, and disabled (each enabled button
@@ -165,7 +168,7 @@ export async function lowContrastButtons(page: Page): Promise<LowContrast[]> {
       try {
         await force(FORCED[state]);
       } catch (error) {
-        if (attempt < 5 && /Could not find node/.test(String(error))) continue;
+        if (attempt < 5 && nodeGone(error)) continue;
         throw error;
       }
       try {
@@ -179,7 +182,7 @@ export async function lowContrastButtons(page: Page): Promise<LowContrast[]> {
       } finally {
         // A node gone since it was forced has lost its forced state with it.
         await force([]).catch((error: unknown) => {
-          if (!/Could not find node/.test(String(error))) throw error;
+          if (!nodeGone(error)) throw error;
         });
       }
     }
