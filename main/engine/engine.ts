@@ -370,6 +370,18 @@ export class Engine {
     return this.core.keptActions.get(appId)?.kind ?? null;
   }
 
+  /**
+   * Team mode: the action kept for the app left unwritten (its time to live ran out while the
+   * datastore was away, or the instance stopped): no longer shown pending.
+   */
+  handOverLapsed(appId: string, action: HandedAction): void {
+    const core = this.core;
+    if (core.keptActions.get(appId) !== action) return;
+    core.keptActions.delete(appId);
+    const record = core.records.get(appId);
+    if (record) core.emit({ type: 'app', record });
+  }
+
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
   wake(appId: string, source: TrafficSource): Promise<AppRecord | undefined> {
     return this.request(appId, source);

@@ -18,6 +18,8 @@ export interface OutboxEntry {
   keptAt: number;
   /** Called once, when the request is known to be kept here (the datastore refused or is away). */
   keptHere: (() => void) | undefined;
+  /** Called once, when the request leaves unwritten: its time to live ran out, or the instance stopped. */
+  lapsed: (() => void) | undefined;
 }
 
 export interface IntentOutboxOptions {
@@ -43,7 +45,7 @@ export class IntentOutbox {
   }
 
   /** Keep a request and write it (now, or once the datastore answers); null when there is no room. */
-  send(request: ForwardedRequest, keptHere?: () => void): OutboxEntry | null {
+  send(request: ForwardedRequest, keptHere?: () => void, lapsed?: () => void): OutboxEntry | null {
     if (this.entries.length >= OUTBOX_MAX) {
       this.dropped++;
       this.options.log?.(
@@ -52,7 +54,7 @@ export class IntentOutbox {
       );
       return null;
     }
-    const entry: OutboxEntry = { request, keptAt: Date.now(), keptHere };
+    const entry: OutboxEntry = { request, keptAt: Date.now(), keptHere, lapsed };
     this.entries.push(entry);
     // The datastore is known to be away (a write failed and waits for its backoff): kept, said at once.
     if (this.failures > 0) told(entry);
@@ -81,6 +83,7 @@ export class IntentOutbox {
         'warn',
         `${this.entries.length} requests handed over were not written before the stop (the datastore was away)`,
       );
+      for (const left of this.entries.splice(0)) gone(left);
     }
   }
 
@@ -103,6 +106,7 @@ export class IntentOutbox {
           'warn',
           `a request for ${next.request.appId} expired before the datastore took it (kept ${Math.round(ttl / 1000)} s)`,
         );
+        gone(next);
         continue;
       }
       try {
@@ -133,6 +137,14 @@ export class IntentOutbox {
       }
     }
   }
+}
+
+/** Tell the asker that the request left unwritten (once). */
+function gone(entry: OutboxEntry): void {
+  const tell = entry.lapsed;
+  entry.lapsed = undefined;
+  entry.keptHere = undefined;
+  tell?.();
 }
 
 /** Tell the asker of an operator's action that it is kept here (once). */

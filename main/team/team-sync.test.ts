@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBus } from '../store/postgres/pg-bus.ts';
 import { PostgresStore } from '../store/postgres/pg-store.ts';
 import { PgTeamStore } from '../store/postgres/pg-team-store.ts';
+import { harness } from '../testing/engine-harness.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
+  whileCrashed,
 } from '../testing/postgres-cluster.ts';
 import { until } from '../testing/serve-process.ts';
 import { TeamSync } from './team-sync.ts';
@@ -76,4 +78,54 @@ describe.skipIf(skip !== null)(`requests handed over${skip ? ` (skipped: ${skip}
       await store.close();
     }
   });
+
+  it('an action kept while the datastore is away stops showing pending once its time to live runs out', async () => {
+    const store = await PostgresStore.open(await cluster.createDatabase());
+    const bus = await PgBus.start({ store, instanceId: 'asker' });
+    let acting = true;
+    let sync: TeamSync | null = null;
+    const h = harness({ acts: () => acting, handOver: (request) => sync!.handOver(request) });
+    const warnings: string[] = [];
+    sync = new TeamSync({
+      bus,
+      store: new PgTeamStore(store),
+      engine: () => h.engine,
+      reloadConfig: async () => {},
+      acts: () => acting,
+      activeOwners: () => [],
+      intentTtlMs: () => 300,
+      log: (level, message) => {
+        if (level === 'warn') warnings.push(message);
+      },
+    });
+    const app = h.manage('review');
+    await h.engine.start();
+    expect(await h.until(() => h.state(app.id) === 'Up', 60_000)).not.toBeNull();
+    // Another instance acts on the owner now: a reset from here is handed over.
+    acting = false;
+    const shown: (string | null)[] = [];
+    const off = h.engine.on((e) => {
+      if (e.type === 'app' && e.record.appId === app.id) shown.push(h.engine.keptAction(app.id));
+    });
+    try {
+      await whileCrashed(cluster, async () => {
+        await h.engine.reset(app.id);
+        expect(h.engine.keptAction(app.id)).toBe('reset');
+        await until('the kept reset lapsed', 30_000, async () => h.engine.keptAction(app.id) === null);
+        // The dashboard hears it: the app's last view says nothing is pending any more.
+        expect(shown.at(-1)).toBeNull();
+        expect(shown).toContain('reset');
+        expect(sync!.outboxFacts).toEqual({ waiting: 0, dropped: 0, expired: 1 });
+        expect(
+          warnings.some((w) => w.includes(`a request for ${app.id} expired before the datastore took it`)),
+        ).toBe(true);
+      });
+    } finally {
+      off();
+      await sync.stop();
+      await h.engine.stop();
+      await bus.close();
+      await store.close();
+    }
+  }, 60_000);
 });

@@ -173,7 +173,9 @@ export class TeamSync {
     });
     const { name: _name, by, ...rest } = request;
     const handed: ForwardedRequest = by ? { ...rest, by } : rest;
-    const entry = this.stopped ? null : this.send(handed, keptHere);
+    // Left unwritten (expired, or this instance stopped): the app no longer shows it pending.
+    const lapsed = () => this.options.engine().handOverLapsed(request.appId, request.action);
+    const entry = this.stopped ? null : this.send(handed, keptHere, lapsed);
     try {
       if (!entry) {
         throw new UnavailableError(
@@ -203,8 +205,8 @@ export class TeamSync {
   }
 
   /** Hand a request over: written at once, or kept here while the datastore is away (intent-outbox.ts). */
-  private send(request: ForwardedRequest, keptHere?: () => void): OutboxEntry | null {
-    return this.outbox.send(request, keptHere);
+  private send(request: ForwardedRequest, keptHere?: () => void, lapsed?: () => void): OutboxEntry | null {
+    return this.outbox.send(request, keptHere, lapsed);
   }
 
   /** How many handed-over requests wait to be written (the datastore away), and how many were not kept. */

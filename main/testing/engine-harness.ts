@@ -9,7 +9,7 @@ import type { LeaseGuard } from '../../shared/port-errors.ts';
 import type { RouteCreate } from '../../shared/routes.ts';
 import type { SettingsUpdate } from '../../shared/settings.ts';
 import { ManualClock } from '../engine/clocks.ts';
-import { Engine } from '../engine/engine.ts';
+import { Engine, type EngineDeps } from '../engine/engine.ts';
 import type { CleverCloudPort, EngineStore } from '../engine/ports.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { type SimApp, type SimOptions, SimulatedCloud } from '../simulator/model.ts';
@@ -38,6 +38,8 @@ export interface HarnessOptions {
   cloud?: SimulatedCloud;
   config?: ConfigStore;
   port?: CleverCloudPort;
+  /** Team mode: an operator's action on an app another instance acts on. */
+  handOver?: EngineDeps['handOver'];
 }
 
 export function harness(options: HarnessOptions = {}) {
@@ -57,6 +59,7 @@ export function harness(options: HarnessOptions = {}) {
     ...(options.leaseGuard ? { leaseGuard: options.leaseGuard } : {}),
     ...(options.acts ? { acts: options.acts } : {}),
     ...(options.callRefusal ? { callRefusal: options.callRefusal } : {}),
+    ...(options.handOver ? { handOver: options.handOver } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   config.onChange(() => engine.configChanged());
