@@ -181,7 +181,13 @@ describe.skipIf(skip !== null)(`a wake is never lost${skip ? ` (skipped: ${skip}
     expect(await asAlice(`/api/apps/${w.apps.review}/_reset`, 'dashboard')).toBe(200);
     const keepUntil = w.clock.now() + 2 * HOUR;
     expect(await asAlice(`/api/apps/${w.apps.docs}/_keep-awake`, undefined, { until: keepUntil })).toBe(200);
-    expect(w.a.server.service.current!.engine.get(w.apps.docs)?.keepAwakeUntil).toBe(keepUntil);
+    // The answer comes from the holder's history entry, heard on the bus; the holder applies the
+    // change to its memory once its own write is answered, which may reach it a moment later.
+    await until(
+      'the holder keeping docs awake',
+      WAIT,
+      async () => w.a.server.service.current!.engine.get(w.apps.docs)?.keepAwakeUntil === keepUntil,
+    );
     // A wake is a request, handed over the same way: its start is alice's too.
     expect(
       await asAlice(`/api/apps/${w.apps.sandbox}/_wake?wait=true&timeoutMs=${20 * MINUTE}`, 'tray'),
