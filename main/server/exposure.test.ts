@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ask, openFrom } from '../testing/raw-sockets.ts';
 import { until } from '../testing/serve-process.ts';
 import { parseCli } from './cli.ts';
 import { type Headless, startHeadless } from './headless.ts';
@@ -50,32 +51,7 @@ function api(path: string, init: RequestInit = {}) {
   });
 }
 
-/** Open a connection from `from` (any 127/8 address is this machine). */
-function open(port: number, from: string): Promise<{ socket: Socket; closed: () => boolean }> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
-    sockets.push(socket);
-    socket.on('close', () => (closed = true));
-    socket.on('error', () => undefined);
-    socket.once('connect', () => resolve({ socket, closed: () => closed }));
-    socket.once('error', reject);
-  });
-}
-
-/** A request on an open connection; its first answer line, or '' when the server closed it. */
-function ask(socket: Socket, text: string): Promise<string> {
-  return new Promise((resolve) => {
-    let answer = '';
-    const done = () => resolve(answer.split('\r\n')[0] ?? '');
-    socket.on('data', (c: Buffer) => {
-      answer += c.toString('latin1');
-      if (answer.includes('\r\n')) done();
-    });
-    socket.once('close', done);
-    socket.write(text);
-  });
-}
+const open = (port: number, from?: string) => openFrom(sockets, port, from);
 
 describe('connection caps', () => {
   it('idle connections to the wake proxy are held at its caps, and the admin API answers', async () => {
@@ -142,7 +118,7 @@ describe('connection caps', () => {
 
     // The admin API's own cap: 40 connections (fetch keeps one or two of them), the rest closed at once.
     const adminPort = Number(new URL(server!.url).port);
-    const idle = [];
+    const idle: Awaited<ReturnType<typeof open>>[] = [];
     for (let i = 0; i < 45; i++) idle.push(await open(adminPort, '127.0.0.6'));
     await until('the admin connections over its cap closed', 15_000, async () =>
       idle.filter((o) => o.closed()).length >= 5 ? true : null,
