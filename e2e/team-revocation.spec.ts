@@ -11,15 +11,14 @@
  */
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { ScaledClock } from '../main/engine/clocks.ts';
-import { SimulatedCloud } from '../main/simulator/model.ts';
-import { type SimulatorServer, startSimulatorServer } from '../main/simulator/server.ts';
+import type { SimulatorServer } from '../main/simulator/server.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../main/testing/postgres-cluster.ts';
 import { type ServeProcess, serveProcess, takeChildFaults } from '../main/testing/serve-process.ts';
+import { shopOnSimulator } from '../main/testing/shop-cloud.ts';
 import { expect, SHELL, test } from './fixtures.ts';
 
 test.skip(SHELL === 'electron', 'a team server is reached by browsers, not by the desktop window');
@@ -50,10 +49,7 @@ test.describe('a team server of two instances', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     cluster = await startPostgresCluster();
-    const clock = new ScaledClock(1, { real: Date.now(), fake: Date.now() });
-    const cloud = new SimulatedCloud(clock);
-    cloud.addApp(cloud.addOrganisation('Acme').id, 'shop');
-    sim = await startSimulatorServer({ cloud });
+    ({ sim } = await shopOnSimulator());
     const database = await cluster.createDatabase();
     for (let n = 0; n < 2; n++) {
       instances.push(await serveProcess({ apiUrl: sim.url, adminToken: ADMIN_TOKEN, database, dirs }));

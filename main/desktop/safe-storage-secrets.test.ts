@@ -2,7 +2,7 @@
  * The keychain store with a fake safeStorage (a reversible "encryption" that marks its output, so a
  * test sees that what reaches the disk is never the plain text).
  */
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -100,11 +100,14 @@ describe('the keychain store of the desktop', () => {
   });
 
   it('encrypts again a token the keychain asks to re-encrypt (a rotated key)', async () => {
-    (await open()).save('secret');
-    await new Promise((r) => setTimeout(r, 10));
+    const first = await open();
+    first.save('secret');
+    await first.flush();
+    // The file dated a minute back: a write now is told apart by its time, with no wait for the clock.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(file, aMinuteAgo, aMinuteAgo);
     const before = statSync(file).mtimeMs;
     safeStorage.rotate = true;
-    await new Promise((r) => setTimeout(r, 20));
     const store = await open();
     await store.flush();
     expect(store.load()).toBe('secret');

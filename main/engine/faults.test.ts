@@ -118,18 +118,51 @@ describe('a 20-minute outage of Clever Cloud (longer than the fail timeout)', ()
   it('decides nothing while it lasts, then ends each app in transit in its real state', async () => {
     const h = await liveHarness({ factor: 100, client: { timeoutMs: 400, backoffLimitMs: 100 } });
     try {
-      const sleeping = h.manage('going to sleep', {}, { gracePeriodMs: 2 * MINUTE });
-      const waking = h.manage('waking', { state: 'SHOULD_BE_DOWN' });
-      const stuck = h.manage('stuck start', { state: 'SHOULD_BE_DOWN' });
+      // One owner per app: each app's reads are cut (its owner's 503s) the moment it enters its
+      // transit state, so a stop or a start that Clever Cloud finishes fast (8 s of engine time, 80 ms)
+      // is not seen done before the outage, however late a loaded machine runs the test; the outage
+      // of all of Clever Cloud begins once the three are in transit.
+      const transit = {
+        'going to sleep': 'WaitingForShutdown',
+        waking: 'WaitingForUp',
+        'stuck start': 'WaitingForUp',
+      };
+      const ids = new Map<string, string>();
+      const app = (
+        name: keyof typeof transit,
+        options: Parameters<LiveHarness['manage']>[1],
+        grace?: number,
+      ) => {
+        const created = h.manage(name, options, {
+          ownerId: h.cloud.addOrganisation(name).id,
+          ...(grace ? { gracePeriodMs: grace } : {}),
+        });
+        ids.set(created.id, transit[name]);
+        return created;
+      };
+      const sleeping = app('going to sleep', {}, 2 * MINUTE);
+      const waking = app('waking', { state: 'SHOULD_BE_DOWN' });
+      const stuck = app('stuck start', { state: 'SHOULD_BE_DOWN' });
       h.cloud.injectOutcomes(stuck.id, ...Array(40).fill('vanish'));
+      const outage: Fault = { kind: 'status', status: 503, count: Number.POSITIVE_INFINITY };
+      let began: number | null = null;
+      const armed = new Set<string>();
+      h.engine.on((e) => {
+        if (e.type !== 'app' || armed.has(e.record.appId) || ids.get(e.record.appId) !== e.record.state)
+          return;
+        armed.add(e.record.appId);
+        h.sim.faults.push({ ...outage, match: 'GET', id: e.record.ownerId });
+        if (armed.size === ids.size) {
+          h.sim.faults.push(outage);
+          began = h.clock.now();
+        }
+      });
       await h.engine.start();
       await h.eventually(() => h.state(sleeping.id) === 'WaitingForShutdown', 'a stop asked');
       await h.engine.wake(waking.id, 'dashboard');
       await h.engine.wake(stuck.id, 'dashboard');
-      const outage: Fault = { kind: 'status', status: 503, count: Number.POSITIVE_INFINITY };
-      h.sim.faults.push(outage);
-      const began = h.clock.now();
-      await h.eventually(() => h.clock.now() - began >= 20 * MINUTE, 'twenty minutes', 30_000);
+      await h.eventually(() => began !== null, 'the three apps in transit');
+      await h.eventually(() => h.clock.now() - began! >= 20 * MINUTE, 'twenty minutes', 30_000);
       // Nothing was decided without seeing Clever Cloud: no Error, and the transit states held.
       expect([h.state(sleeping.id), h.state(waking.id), h.state(stuck.id)]).toEqual([
         'WaitingForShutdown',

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ask, openFrom } from '../testing/raw-sockets.ts';
+import { until } from '../testing/serve-process.ts';
 import { parseCli } from './cli.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
@@ -49,34 +51,7 @@ function api(path: string, init: RequestInit = {}) {
   });
 }
 
-/** Open a connection from `from` (any 127/8 address is this machine). */
-function open(port: number, from: string): Promise<{ socket: Socket; closed: () => boolean }> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
-    sockets.push(socket);
-    socket.on('close', () => (closed = true));
-    socket.on('error', () => undefined);
-    socket.once('connect', () => resolve({ socket, closed: () => closed }));
-    socket.once('error', reject);
-  });
-}
-
-/** A request on an open connection; its first answer line, or '' when the server closed it. */
-function ask(socket: Socket, text: string): Promise<string> {
-  return new Promise((resolve) => {
-    let answer = '';
-    const done = () => resolve(answer.split('\r\n')[0] ?? '');
-    socket.on('data', (c: Buffer) => {
-      answer += c.toString('latin1');
-      if (answer.includes('\r\n')) done();
-    });
-    socket.once('close', done);
-    socket.write(text);
-  });
-}
-
-const settle = () => new Promise((r) => setTimeout(r, 200));
+const open = (port: number, from?: string) => openFrom(sockets, port, from);
 
 describe('connection caps', () => {
   it('idle connections to the wake proxy are held at its caps, and the admin API answers', async () => {
@@ -86,13 +61,16 @@ describe('connection caps', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ wakeProxyPort: 0 }),
     });
-    let proxyUrl = '';
-    for (let i = 0; i < 100 && !proxyUrl; i++) {
-      const status = (await (await api('/api/status')).json()) as { wakeProxy: { url: string | null } };
-      proxyUrl = status.wakeProxy.url ?? '';
-      if (!proxyUrl || proxyUrl.endsWith(':7411')) proxyUrl = '';
-      if (!proxyUrl) await new Promise((r) => setTimeout(r, 50));
-    }
+    const proxyUrl = await until(
+      'the wake proxy on its new port',
+      15_000,
+      async () => {
+        const status = (await (await api('/api/status')).json()) as { wakeProxy: { url: string | null } };
+        const url = status.wakeProxy.url ?? '';
+        return url && !url.endsWith(':7411') ? url : null;
+      },
+      50,
+    );
     const proxyPort = Number(new URL(proxyUrl).port);
 
     // 120 idle connections from each of three addresses, then 60 from a fourth: 300 in all.
@@ -100,7 +78,11 @@ describe('connection caps', () => {
     for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'])
       for (let i = 0; i < (from === '127.0.0.5' ? 60 : 120); i++)
         opened.push({ from, ...(await open(proxyPort, from)) });
-    await settle();
+    // The proxy closes those over its caps as it accepts them: 20 from each of the first three, 60
+    // from the fourth.
+    await until('the connections over the caps closed', 15_000, async () =>
+      opened.filter((o) => o.closed()).length >= 120 ? true : null,
+    );
     const held = opened.filter((o) => !o.closed());
     const heldFrom = (from: string) => held.filter((o) => o.from === from).length;
     // 100 per address for the first three (the 20 more each closed), and the total cap leaves none
@@ -121,22 +103,39 @@ describe('connection caps', () => {
     );
     // Connections closed free their places.
     for (const o of held.filter((x) => x.from === '127.0.0.2').slice(0, 10)) o.socket.destroy();
-    await settle();
-    const again = await open(proxyPort, '127.0.0.5');
-    expect(await ask(again.socket, 'GET / HTTP/1.1\r\nHost: nowhere.test\r\n\r\n')).toBe(
-      'HTTP/1.1 404 Not Found',
+    // The proxy frees them when it sees them closed: a new connection is asked until one is held.
+    const answeredAgain = await until(
+      'a place freed for a new connection',
+      15_000,
+      async () => {
+        const again = await open(proxyPort, '127.0.0.5').catch(() => null);
+        const first = again ? await ask(again.socket, 'GET / HTTP/1.1\r\nHost: nowhere.test\r\n\r\n') : '';
+        return first === '' ? null : first;
+      },
+      50,
     );
+    expect(answeredAgain).toBe('HTTP/1.1 404 Not Found');
 
     // The admin API's own cap: 40 connections (fetch keeps one or two of them), the rest closed at once.
     const adminPort = Number(new URL(server!.url).port);
-    const idle = [];
+    const idle: Awaited<ReturnType<typeof open>>[] = [];
     for (let i = 0; i < 45; i++) idle.push(await open(adminPort, '127.0.0.6'));
-    await settle();
+    await until('the admin connections over its cap closed', 15_000, async () =>
+      idle.filter((o) => o.closed()).length >= 5 ? true : null,
+    );
     expect(idle.filter((o) => !o.closed()).length).toBeLessThanOrEqual(40);
     expect(idle.filter((o) => o.closed()).length).toBeGreaterThanOrEqual(5);
     for (const o of idle) o.socket.destroy();
-    await settle();
-    expect((await api('/api/status')).status).toBe(200);
+    const statusAgain = await until(
+      'the admin API with places again',
+      15_000,
+      async () => {
+        const answer = await api('/api/status').catch(() => null);
+        return answer?.status === 200 ? answer.status : null;
+      },
+      50,
+    );
+    expect(statusAgain).toBe(200);
     console.log(
       `wake proxy: ${held.length} connections held at the cap, ${opened.length - held.length} closed; admin API answered in ${answeredMs} ms`,
     );

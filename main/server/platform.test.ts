@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../shared/routes.ts';
+import { until } from '../testing/serve-process.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { parseCli, startupWarnings } from './cli.ts';
 import { type Headless, type HeadlessOptions, startHeadless } from './headless.ts';
@@ -213,9 +214,7 @@ describe('one port for the dashboard, the admin API and the wake proxy', () => {
       req.end(body);
     });
     expect(patched).toBe(200);
-    for (let i = 0; i < 50 && !server!.service.current!.traffic.wakeProxy; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until('the wake proxy listening', 15_000, async () => !!server!.service.current!.traffic.wakeProxy);
     // The routed host reaches its app through the wake proxy (proxied when Up, the waking page when
     // asleep): never the dashboard, never the admin API, whose paths are the app's own there.
     const routed = await get('/api/status', 'staging.example.com', 'GET', { accept: 'text/html' });

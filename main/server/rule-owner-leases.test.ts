@@ -124,7 +124,8 @@ describe.skipIf(skip !== null)(`rule-only owners in team mode${skip ? ` (skipped
       return stops.has(review.id) && stops.has(api.id);
     });
     await clock.advance(5 * MINUTE);
-    await new Promise((r) => setTimeout(r, 300));
+    // Both engines done with what those minutes asked of them (a second stop would be under way).
+    await Promise.all([holder, notHolder].map((s) => s.service.current!.engine.idle()));
     expect(stops.get(review.id)).toBe(1);
     expect(stops.get(api.id)).toBe(1);
     expect(stops.has(other.id)).toBe(false);

@@ -13,6 +13,7 @@ import { systemClock } from '../engine/clocks.ts';
 import { SimulatedCloud } from '../simulator/model.ts';
 import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
 import type { SqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { until } from '../testing/serve-process.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
@@ -152,13 +153,13 @@ describe('the wake proxy', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ appId, ownerId: orgId, hosts: ['staging.test'] }),
     });
-    let proxy = '';
-    for (let i = 0; i < 50 && !proxy; i++) {
-      proxy =
-        ((await (await call('/api/status')).json()) as { wakeProxy: { url: string | null } }).wakeProxy.url ??
-        '';
-      if (!proxy) await new Promise((r) => setTimeout(r, 50));
-    }
+    const proxy = await until(
+      'the wake proxy listening',
+      15_000,
+      async () =>
+        ((await (await call('/api/status')).json()) as { wakeProxy: { url: string | null } }).wakeProxy.url,
+      50,
+    );
     expect(proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const port = Number(new URL(proxy).port);
     const smuggle = await raw(
@@ -216,7 +217,8 @@ describe('secrets', () => {
         })
       ).text(),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // The event stream has carried the wake's history before it is closed and searched.
+    await until('the wake on the event stream', 15_000, async () => events.join('').includes(appId));
     controller.abort();
     await stream;
     const history = (server.service.current!.store as SqliteStore).db.prepare('SELECT * FROM history').all();

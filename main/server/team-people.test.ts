@@ -5,15 +5,14 @@
  * revocation travels on the bus. How long it took is printed, not asserted (the machine is loaded).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScaledClock } from '../engine/clocks.ts';
-import { SimulatedCloud } from '../simulator/model.ts';
-import { type SimulatorServer, startSimulatorServer } from '../simulator/server.ts';
+import type { SimulatorServer } from '../simulator/server.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../testing/postgres-cluster.ts';
 import { until } from '../testing/serve-process.ts';
+import { shopOnSimulator } from '../testing/shop-cloud.ts';
 import { startTeamInstance, type TeamInstance } from '../testing/team-instances.ts';
 
 const skip = postgresSkipReason();
@@ -24,10 +23,9 @@ describe.skipIf(skip !== null)(`people on a team server${skip ? ` (skipped: ${sk
   const running: TeamInstance[] = [];
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    const clock = new ScaledClock(1, { real: Date.now(), fake: Date.now() });
-    const cloud = new SimulatedCloud(clock);
-    cloud.addApp(cloud.addOrganisation('Acme').id, 'shop');
-    sim = await startSimulatorServer({ cloud });
+    const shop = await shopOnSimulator();
+    sim = shop.sim;
+    const clock = shop.clock;
     const database = await cluster.createDatabase();
     for (let i = 0; i < 2; i++) running.push(await startTeamInstance({ database, sim, clock }));
   }, 120_000);

@@ -40,12 +40,15 @@ describe('traffic from the access logs', () => {
     h = await liveHarness();
     const app = h.manage('busy', {}, { gracePeriodMs: 2 * MINUTE });
     await h.engine.start();
-    followAccessLogs();
+    const stats = followAccessLogs();
     await h.eventually(() => h.state(app.id) === 'Up', 'Up');
     const until = h.clock.now() + 6 * MINUTE;
     while (h.clock.now() < until) {
+      const counted = stats.get(app.id).counted;
       h.cloud.recordRequest(app.id, { path: '/cart' });
-      await new Promise((r) => setTimeout(r, 300)); // 30 s of engine time
+      // Read from the stream before the next (a loaded machine reads late): then 30 s of engine time.
+      await h.eventually(() => stats.get(app.id).counted > counted, 'the request read');
+      await new Promise((r) => setTimeout(r, 300)); // 30 s of engine time, the traffic's pace
       expect(h.state(app.id)).toBe('Up');
     }
     expect(h.engine.get(app.id)!.lastRequestSource).toBe('access-log');

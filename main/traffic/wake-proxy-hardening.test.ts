@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../shared/durations.ts';
 import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
+import { ask, openFrom } from '../testing/raw-sockets.ts';
 import { AccessLogFollower } from './access-logs.ts';
 import { type ProxyLimits, proxyLimits } from './limits.ts';
 import { TrafficStats } from './stats.ts';
@@ -267,32 +268,7 @@ describe('a datastore that refuses writes', () => {
   });
 });
 
-/** Open a connection from `from` (any 127/8 address is this machine); resolves once connected. */
-function open(port: number, from = '127.0.0.1'): Promise<{ socket: Socket; closed: () => boolean }> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
-    sockets.push(socket);
-    socket.on('close', () => (closed = true));
-    socket.on('error', () => undefined);
-    socket.once('connect', () => resolve({ socket, closed: () => closed }));
-    socket.once('error', reject);
-  });
-}
-
-/** A request on an open connection; its first answer line, or '' when the server closed it. */
-function ask(socket: Socket, text: string): Promise<string> {
-  return new Promise((resolve) => {
-    let answer = '';
-    const done = () => resolve(answer.split('\r\n')[0] ?? '');
-    socket.on('data', (c: Buffer) => {
-      answer += c.toString('latin1');
-      if (answer.includes('\r\n')) done();
-    });
-    socket.once('close', done);
-    socket.write(text);
-  });
-}
+const open = (port: number, from?: string) => openFrom(sockets, port, from);
 
 describe('live-status streams', () => {
   async function asleep(limits: Partial<ProxyLimits>, statusEveryMs?: number) {

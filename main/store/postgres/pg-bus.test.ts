@@ -6,14 +6,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecord } from '../../../shared/domain.ts';
+import { withBusPair } from '../../testing/bus-pair.ts';
 import {
   type PostgresCluster,
   postgresSkipReason,
   startPostgresCluster,
 } from '../../testing/postgres-cluster.ts';
 import type { BusMessage } from '../team-contract.ts';
-import { BUS_CHANNEL, PgBus } from './pg-bus.ts';
-import { PostgresStore } from './pg-store.ts';
+import { BUS_CHANNEL } from './pg-bus.ts';
 import { PgTeamStore, STALE_MS } from './pg-team-store.ts';
 
 const skip = postgresSkipReason();
@@ -37,12 +37,8 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
 
   it('hears the changes of another instance by id, its own told apart, and keeps requests until done', async () => {
     const url = await cluster.createDatabase();
-    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
-    const bus = await PgBus.start({ store: mine, instanceId: 'mine' });
-    const reads = new PgTeamStore(mine);
-    const heard: BusMessage[] = [];
-    bus.subscribe((m) => heard.push(m));
-    try {
+    await withBusPair(url, async ({ mine, other, bus, heard }) => {
+      const reads = new PgTeamStore(mine);
       expect(bus.listening).toBe(true);
       const record = newRecord('app_1', 'orga_1', 'review', 1000);
       await other.commit({
@@ -152,95 +148,82 @@ describe.skipIf(skip !== null)(`the instances' bus${skip ? ` (skipped: ${skip})`
       expect((await other.pool.query('SELECT count(*)::int AS n FROM wake_requests')).rows).toEqual([
         { n: 0 },
       ]);
-    } finally {
-      await bus.close();
-      await mine.close();
-      await other.close();
-    }
+    });
   });
 
   it("names every record of a batch once: one message per owner of the statement's rows, split to fit a payload", async () => {
     const url = await cluster.createDatabase();
-    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
-    const bus = await PgBus.start({ store: mine, instanceId: 'mine' });
-    const notified: string[] = [];
-    const heard: BusMessage[] = [];
-    bus.subscribe((m) => heard.push(m));
-    const watcher = new pg.Client({ connectionString: url });
-    await watcher.connect();
-    watcher.on('notification', (n) => notified.push(n.payload ?? ''));
-    await watcher.query(`LISTEN ${BUS_CHANNEL}`);
-    try {
-      // 400 apps of a long id (over 6,000 bytes of ids for orga_a) over two owners, in one commit,
-      // interleaved; then the same apps written again (ON CONFLICT: updates), and some removed.
-      const id = (i: number) => `app_${String(i).padStart(4, '0')}_${'x'.repeat(40)}`;
-      const owner = (i: number) => (i % 4 === 0 ? 'orga_b' : 'orga_a');
-      const apps = Array.from({ length: 400 }, (_, i) => newRecord(id(i), owner(i), `n${i}`, 1000));
-      await other.commit(apps.map((r) => ({ upsert: r, history: [] })));
-      await other.commit(apps.map((r) => ({ upsert: { ...r, name: `${r.name}!` }, history: [] })));
-      await other.commit(apps.slice(0, 10).map((r) => ({ remove: r.appId, history: [] })));
-      const states = () => heard.filter((m) => m.kind === 'state');
-      await until('every state heard', () => states().length >= 810);
-      const byCommit = [states().slice(0, 400), states().slice(400, 800), states().slice(800)];
-      for (const [i, seen] of byCommit.entries()) {
-        const expected = (i === 2 ? apps.slice(0, 10) : apps).map((r) => `${r.ownerId} ${r.appId}`).sort();
-        expect(seen.map((m) => `${m.ownerId} ${m.appId}`).sort()).toEqual(expected);
-        expect(seen.every((m) => !m.own)).toBe(true);
+    await withBusPair(url, async ({ mine, other, heard }) => {
+      const notified: string[] = [];
+      const watcher = new pg.Client({ connectionString: url });
+      await watcher.connect();
+      watcher.on('notification', (n) => notified.push(n.payload ?? ''));
+      await watcher.query(`LISTEN ${BUS_CHANNEL}`);
+      try {
+        // 400 apps of a long id (over 6,000 bytes of ids for orga_a) over two owners, in one commit,
+        // interleaved; then the same apps written again (ON CONFLICT: updates), and some removed.
+        const id = (i: number) => `app_${String(i).padStart(4, '0')}_${'x'.repeat(40)}`;
+        const owner = (i: number) => (i % 4 === 0 ? 'orga_b' : 'orga_a');
+        const apps = Array.from({ length: 400 }, (_, i) => newRecord(id(i), owner(i), `n${i}`, 1000));
+        await other.commit(apps.map((r) => ({ upsert: r, history: [] })));
+        await other.commit(apps.map((r) => ({ upsert: { ...r, name: `${r.name}!` }, history: [] })));
+        await other.commit(apps.slice(0, 10).map((r) => ({ remove: r.appId, history: [] })));
+        const states = () => heard.filter((m) => m.kind === 'state');
+        await until('every state heard', () => states().length >= 810);
+        const byCommit = [states().slice(0, 400), states().slice(400, 800), states().slice(800)];
+        for (const [i, seen] of byCommit.entries()) {
+          const expected = (i === 2 ? apps.slice(0, 10) : apps).map((r) => `${r.ownerId} ${r.appId}`).sort();
+          expect(seen.map((m) => `${m.ownerId} ${m.appId}`).sort()).toEqual(expected);
+          expect(seen.every((m) => !m.own)).toBe(true);
+        }
+        // One message per statement and owner, split when its ids would not fit one (8,000 bytes).
+        // (the watcher's connection hears them on its own time: waited for, the removal's last)
+        const payloads = await until('the watcher heard the three commits', () => {
+          const seen = notified.filter((p) => p.includes('"S"'));
+          return seen.length >= 10 ? seen : null;
+        });
+        expect(payloads.every((p) => Buffer.byteLength(p) < 8000)).toBe(true);
+        const owners = payloads.map((p) => (JSON.parse(p) as { o: string; a: string[] }).o);
+        // orga_b's 100 ids fit one payload, orga_a's 300 take three; the removal of 10: one each.
+        const commits = [owners.slice(0, 4), owners.slice(4, 8), owners.slice(8)];
+        expect(commits.map((c) => c.sort())).toEqual([
+          ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
+          ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
+          ['orga_a', 'orga_b'],
+        ]);
+        // The names kept for every app, renamed by the second batch, kept after a removal.
+        const names = await mine.appNames();
+        expect(names.size).toBe(400);
+        expect(names.get(id(0))).toEqual({ name: 'n0!', ownerId: 'orga_b' });
+        expect(names.get(id(399))).toEqual({ name: 'n399!', ownerId: 'orga_a' });
+        await until('no more messages', () => states().length === 810);
+      } finally {
+        await watcher.end();
       }
-      // One message per statement and owner, split when its ids would not fit one (8,000 bytes).
-      // (the watcher's connection hears them on its own time: waited for, the removal's last)
-      const payloads = await until('the watcher heard the three commits', () => {
-        const seen = notified.filter((p) => p.includes('"S"'));
-        return seen.length >= 10 ? seen : null;
-      });
-      expect(payloads.every((p) => Buffer.byteLength(p) < 8000)).toBe(true);
-      const owners = payloads.map((p) => (JSON.parse(p) as { o: string; a: string[] }).o);
-      // orga_b's 100 ids fit one payload, orga_a's 300 take three; the removal of 10: one each.
-      const commits = [owners.slice(0, 4), owners.slice(4, 8), owners.slice(8)];
-      expect(commits.map((c) => c.sort())).toEqual([
-        ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
-        ['orga_a', 'orga_a', 'orga_a', 'orga_b'],
-        ['orga_a', 'orga_b'],
-      ]);
-      // The names kept for every app, renamed by the second batch, kept after a removal.
-      const names = await mine.appNames();
-      expect(names.size).toBe(400);
-      expect(names.get(id(0))).toEqual({ name: 'n0!', ownerId: 'orga_b' });
-      expect(names.get(id(399))).toEqual({ name: 'n399!', ownerId: 'orga_a' });
-      await until('no more messages', () => states().length === 810);
-    } finally {
-      await watcher.end();
-      await bus.close();
-      await mine.close();
-      await other.close();
-    }
+    });
   });
 
   it('listens again after its connection is terminated, and says so', async () => {
     const url = await cluster.createDatabase();
-    const [mine, other] = [await PostgresStore.open(url), await PostgresStore.open(url)];
-    const bus = await PgBus.start({ store: mine, instanceId: 'mine', backoffMs: { first: 50, max: 500 } });
-    const heard: BusMessage[] = [];
-    bus.subscribe((m) => heard.push(m));
-    try {
-      const terminated = await other.pool.query<{ ok: boolean }>(
-        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'clever-reaper bus mine'`,
-      );
-      expect(terminated.rows.map((r) => r.ok)).toEqual([true]);
-      const started = Date.now();
-      await until('listening again', () => heard.find((m) => m.kind === 'connected'));
-      expect(heard[0]).toEqual({ kind: 'connected', first: false });
-      expect(Date.now() - started).toBeLessThan(3000);
-      expect(bus.listening).toBe(true);
-      expect(bus.connections).toBe(2);
-      await other.configBackend().set('settings', {});
-      await until('a message on the new connection', () =>
-        heard.find((m) => m.kind === 'config' && m.key === 'settings' && !m.own),
-      );
-    } finally {
-      await bus.close();
-      await mine.close();
-      await other.close();
-    }
+    await withBusPair(
+      url,
+      async ({ other, bus, heard }) => {
+        const terminated = await other.pool.query<{ ok: boolean }>(
+          `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'clever-reaper bus mine'`,
+        );
+        expect(terminated.rows.map((r) => r.ok)).toEqual([true]);
+        const started = Date.now();
+        await until('listening again', () => heard.find((m) => m.kind === 'connected'));
+        expect(heard[0]).toEqual({ kind: 'connected', first: false });
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(bus.listening).toBe(true);
+        expect(bus.connections).toBe(2);
+        await other.configBackend().set('settings', {});
+        await until('a message on the new connection', () =>
+          heard.find((m) => m.kind === 'config' && m.key === 'settings' && !m.own),
+        );
+      },
+      { backoffMs: { first: 50, max: 500 } },
+    );
   });
 });
