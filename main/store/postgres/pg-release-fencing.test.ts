@@ -55,11 +55,11 @@ describe.skipIf(skip !== null)(`a release in team mode${skip ? ` (skipped: ${ski
       // Fenced: a lease no row matches (this instance lost it); else writes are not fenced.
       leaseGuard: (ownerId) => (fenced ? { ownerId, holder: 'instance-a', token: 1 } : null),
     });
-    /** Advance in steps, letting PostgreSQL answer at each. */
+    /** Advance in steps, each once the engine is idle (PostgreSQL's answers in, evaluations done). */
     const advance = async (ms: number) => {
       for (let t = 0; t < ms; t += MINUTE) {
         await clock.advance(MINUTE);
-        await new Promise((r) => setTimeout(r, 20));
+        await h.idle();
       }
     };
     try {
