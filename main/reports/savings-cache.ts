@@ -56,7 +56,7 @@ export interface AppSleepHistory {
 }
 
 /** Rows per read when building. */
-const SLICE = 20_000;
+const SLICE = 5_000;
 /** PostgreSQL: how many of the last ids are read again, for commits that land out of id order. */
 const PG_TAIL = 5_000;
 

@@ -117,11 +117,16 @@ export function changesSql(dialect: Dialect): string {
 const SAVINGS_KINDS = "('transition', 'reset', 'release', 'would-sleep', 'would-wake')";
 const SAVINGS_COLUMNS = `id, app_id, at, kind, to_state, actor, CASE WHEN kind = 'would-sleep' THEN reason END AS reason`;
 
+/** SQLite: a column that does not choose the index (the kind or time index would be read whole). */
+const notIndexed = (column: string, dialect: Dialect) => (dialect === 'sqlite' ? `+${column}` : column);
+
 /** The savings' entries after an id (first parameter), by id, at most the second parameter of them. */
 export function savingsAfterSql(dialect: Dialect): string {
   const [after, n] = dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
+  // By the primary key from the id on: a slice costs its rows, however long the history.
   return `SELECT ${SAVINGS_COLUMNS} FROM history
-     WHERE id > ${after} AND at >= 0 AND kind IN ${SAVINGS_KINDS} ORDER BY id LIMIT ${n}`;
+     WHERE id > ${after} AND ${notIndexed('at', dialect)} >= 0 AND ${notIndexed('kind', dialect)} IN ${SAVINGS_KINDS}
+     ORDER BY id LIMIT ${n}`;
 }
 
 /** One app's savings entries (first parameter) up to an id (second), in the order they happened. */
@@ -131,9 +136,12 @@ export function savingsOfAppSql(dialect: Dialect): string {
      WHERE app_id = ${app} AND id <= ${upTo} AND at >= 0 AND kind IN ${SAVINGS_KINDS} ORDER BY at, id`;
 }
 
-/** The oldest instant of the savings' entries, and the ids of the entries at it (the time index). */
-export const SAVINGS_OLDEST_SQL = `SELECT id, at FROM history WHERE kind IN ${SAVINGS_KINDS} AND at = (
-     SELECT min(at) FROM history WHERE at >= 0 AND kind IN ${SAVINGS_KINDS}) ORDER BY id`;
+/** The oldest instant of the savings' entries (the time index from its start), and the ids at it. */
+export function savingsOldestSql(dialect: Dialect): string {
+  return `SELECT id, at FROM history WHERE kind IN ${SAVINGS_KINDS} AND at = (
+     SELECT at FROM history WHERE at >= 0 AND ${notIndexed('kind', dialect)} IN ${SAVINGS_KINDS} ORDER BY at LIMIT 1)
+     ORDER BY id`;
+}
 
 /** The savings' entries as the contract gives them. */
 export function toSavingsChanges(rows: ChangeRow[]): StateChange[] {

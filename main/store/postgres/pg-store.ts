@@ -35,10 +35,10 @@ import {
   historyPageSql,
   initialStatesSql,
   retentionSql,
-  SAVINGS_OLDEST_SQL,
   type StateRow,
   savingsAfterSql,
   savingsOfAppSql,
+  savingsOldestSql,
   toHistoryEntry,
   toHistoryRow,
   toOldest,
@@ -311,7 +311,7 @@ export class PostgresStore implements ReaperStore {
   }
 
   async savingsOldest(): Promise<SavingsOldest | null> {
-    const { rows } = await this.pool.query<{ id: number; at: number }>(SAVINGS_OLDEST_SQL);
+    const { rows } = await this.pool.query<{ id: number; at: number }>(savingsOldestSql('postgres'));
     return toOldest(rows);
   }
 

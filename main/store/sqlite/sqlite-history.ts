@@ -19,10 +19,10 @@ import {
   changesSql,
   historyPageSql,
   initialStatesSql,
-  SAVINGS_OLDEST_SQL,
   type StateRow,
   savingsAfterSql,
   savingsOfAppSql,
+  savingsOldestSql,
   toHistoryRow,
   toOldest,
   toSavingsChanges,
@@ -117,5 +117,5 @@ export function savingsChangesOf(db: DatabaseSync, appId: string, upToId: number
 
 /** The oldest instant of the savings' entries, with the ids at it. */
 export function savingsOldest(db: DatabaseSync): SavingsOldest | null {
-  return toOldest(prepare(db, SAVINGS_OLDEST_SQL).all() as { id: number; at: number }[]);
+  return toOldest(prepare(db, savingsOldestSql('sqlite')).all() as { id: number; at: number }[]);
 }
