@@ -5,12 +5,14 @@
  *
  *   npx node bench/history.ts [--apps 1000] [--days 180]
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { exportHistory } from '../main/reports/history-export.ts';
 import { loadSavingsReport } from '../main/reports/savings-report.ts';
 import { officeHoursHistory } from '../main/simulator/demo.ts';
 import { HistoryRetention } from '../main/store/retention.ts';
 import { SqliteStore } from '../main/store/sqlite/sqlite-store.ts';
+import { referenceSavingsReport } from '../main/testing/savings-reference.ts';
 import { newRecord } from '../shared/domain.ts';
 import { DAY } from '../shared/durations.ts';
 import { historyQuerySchema } from '../shared/history.ts';
@@ -63,13 +65,35 @@ await time('CSV export of every entry', async () => {
   for await (const chunk of exportHistory(store, {}, 'csv')) bytes += chunk.length;
 });
 console.log(`CSV: ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
-await time('savings report, all the history kept', () =>
-  loadSavingsReport({ store, now, timeZone: 'Europe/Paris', settings: DEFAULT_SETTINGS, managed }),
+const source = { store, timeZone: 'Europe/Paris', settings: DEFAULT_SETTINGS, managed };
+await time('savings report, straightforward (every entry)', () => referenceSavingsReport({ ...source, now }));
+// The longest the event loop waited while the cache was built (SQLite reads are synchronous).
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
+await time('savings report, cold (cache built)', () => loadSavingsReport({ ...source, now }));
+loop.disable();
+console.log(
+  `${'  longest event-loop block while building'.padEnd(48)} ${(loop.max / 1e6).toFixed(1).padStart(9)} ms`,
+);
+for (let i = 0; i < 100; i++) {
+  const appId = `app_bench-${i % apps}`;
+  const state = i % 2 ? 'Up' : 'WaitingForShutdown';
+  await store.commit({
+    history: [
+      { appId, at: now + i, kind: 'transition', from: null, to: state, actor: 'reaper', reason: 'bench' },
+    ],
+  });
+}
+await time('savings report, warm after 100 new entries', () =>
+  loadSavingsReport({ ...source, now: now + 100 }),
 );
 const retention = new HistoryRetention({ store, now: () => now, retentionDays: () => days - 30, pauseMs: 0 });
 const started = performance.now();
 const deleted = await retention.runOnce();
 console.log(
   `${`retention: ${deleted} entries in batches of 500`.padEnd(48)} ${(performance.now() - started).toFixed(1).padStart(9)} ms`,
+);
+await time('savings report, after retention (apps re-read)', () =>
+  loadSavingsReport({ ...source, now: now + 100 }),
 );
 await store.close();

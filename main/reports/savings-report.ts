@@ -1,17 +1,21 @@
 /**
  * The savings report from the datastore: all the history kept (the retention's days; "all time" is
- * since its oldest entry) and the apps' facts.
+ * since its oldest entry) and the apps' facts. The history is read through the datastore's savings
+ * cache (savings-cache.ts): a report reads only what was written since the last one. The answer is
+ * the straightforward one (every state change read, savings-sleeps.ts's sleepsOf and savings.ts's
+ * projectedIntervals per app: main/testing/savings-reference.ts), which a test checks.
  */
-import type { ReaperState } from '../../shared/domain.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import type { Settings } from '../../shared/settings.ts';
-import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
-import { type AppInput, buildSavingsReport, projectedIntervals } from './savings.ts';
+import type { AppFacts, ReaperStore } from '../store/contract.ts';
+import { type AppInput, buildSavingsReport, merge } from './savings.ts';
+import { type AppSleepHistory, type SavingsStore, savingsCacheOf } from './savings-cache.ts';
+import type { Interval } from './savings-calendar.ts';
 import type { RuntimePrices } from './savings-prices.ts';
-import { inOrder, sleepsOf } from './savings-sleeps.ts';
+import type { SleepCause, Sleeps } from './savings-sleeps.ts';
 
 export interface SavingsSource {
-  store: Pick<ReaperStore, 'stateChanges' | 'appNames' | 'readAppFacts'>;
+  store: SavingsStore & Pick<ReaperStore, 'appNames' | 'readAppFacts'>;
   now: number;
   timeZone: string;
   settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>;
@@ -24,45 +28,69 @@ export interface SavingsSource {
 }
 
 export async function loadSavingsReport(source: SavingsSource): Promise<SavingsReport> {
-  const { store, now } = source;
-  // From the start: whose sleep an app is in is told by the stop that began it, however old.
-  const from = 0;
-  const [{ initial, changes }, names, facts] = await Promise.all([
-    store.stateChanges(from, now + 1),
+  const { store } = source;
+  const [history, names, facts] = await Promise.all([
+    savingsCacheOf(store).read(),
     store.appNames(),
     store.readAppFacts(),
   ]);
-  return fromData(source, from, initial, changes, names, facts);
+  return fromHistory(source, history, names, facts);
 }
 
-function fromData(
+/** The app's sleeps within [0, now): its stretches cut at `now`, and whose sleep it is in then. */
+function sleepsAt(app: AppSleepHistory, now: number): Sleeps {
+  const out: Sleeps = { reaper: [], outside: [], atEnd: null };
+  for (const p of app.pieces) {
+    if (p.start >= now) break;
+    const end = Math.min(p.end, now);
+    if (end > p.start) out[p.cause].push({ start: p.start, end });
+    if (p.end >= now) out.atEnd = p.cause;
+  }
+  return out;
+}
+
+/** Dry-run: the sleeps the reaper would have done before `now` (projectedIntervals' rules). */
+function projectedAt(app: AppSleepHistory, now: number, nextMustBeUpAfter?: (t: number) => number | null) {
+  const out: Interval[] = [];
+  for (const n of app.notes) {
+    if (n.at >= now) break;
+    let end = Math.min(now, n.next);
+    const range = nextMustBeUpAfter ? nextMustBeUpAfter(n.at) : null;
+    if (range !== null) end = Math.min(end, range);
+    if (end > n.at) out.push({ start: n.at, end });
+  }
+  return merge(out);
+}
+
+function fromHistory(
   source: Omit<SavingsSource, 'store'>,
-  from: number,
-  initial: Map<string, ReaperState | null>,
-  changes: StateChange[],
+  history: ReadonlyMap<string, AppSleepHistory>,
   names: Map<string, { name: string; ownerId: string }>,
   facts: Map<string, AppFacts>,
 ): SavingsReport {
   const { now, timeZone, managed } = source;
-  const byApp = new Map<string, StateChange[]>();
+  // The apps with entries up to now, in the order of their first entry (time, then id), as the
+  // straightforward reading meets them: the order of the sums.
+  const seen: [string, AppSleepHistory][] = [];
   let since: number | null = null;
-  for (const c of changes) {
-    if (since === null || c.at < since) since = c.at;
-    const list = byApp.get(c.appId);
-    if (list) list.push(c);
-    else byApp.set(c.appId, [c]);
+  for (const [appId, app] of history) {
+    if (app.oldestAt > now) continue;
+    seen.push([appId, app]);
+    if (since === null || app.oldestAt < since) since = app.oldestAt;
   }
-  const ids = new Set<string>([...managed.keys(), ...byApp.keys()]);
-  for (const [appId, state] of initial) if (state !== null) ids.add(appId);
+  seen.sort(([, a], [, b]) => a.oldestAt - b.oldestAt || a.oldestIds[0]! - b.oldestIds[0]!);
+  const ids = new Set<string>([...managed.keys(), ...seen.map(([appId]) => appId)]);
   const apps: AppInput[] = [];
   for (const appId of ids) {
-    const list = inOrder(byApp.get(appId) ?? []);
-    const sleeps = sleepsOf(initial.get(appId) ?? null, list, from, now);
+    const app = history.get(appId);
+    const known = app && app.oldestAt <= now ? app : undefined;
+    const sleeps: Sleeps = known ? sleepsAt(known, now) : { reaper: [], outside: [], atEnd: null };
     const next = source.nextMustBeUpAfter;
-    const projected = projectedIntervals(list, now, next ? (t) => next(appId, t) : undefined);
+    const projected = known ? projectedAt(known, now, next ? (t) => next(appId, t) : undefined) : [];
     const slept = sleeps.reaper.length + sleeps.outside.length + projected.length > 0;
     if (!managed.has(appId) && !slept) continue;
     const f = facts.get(appId);
+    const atEnd: SleepCause | null = sleeps.atEnd;
     apps.push({
       appId,
       name: managed.get(appId) ?? names.get(appId)?.name ?? appId,
@@ -74,7 +102,7 @@ function fromData(
       asleep: sleeps.reaper,
       outside: sleeps.outside,
       // A released app is asleep for nobody: it is not under the reaper anymore.
-      asleepNow: managed.has(appId) ? sleeps.atEnd : null,
+      asleepNow: managed.has(appId) ? atEnd : null,
       projected,
     });
   }

@@ -51,6 +51,12 @@ export interface StateChange {
   actor: Actor;
 }
 
+/** The oldest instant of the savings' entries and the ids of the entries at that instant, by id. */
+export interface SavingsOldest {
+  at: number;
+  ids: number[];
+}
+
 export interface AppFacts {
   appId: string;
   flavorName: string | null;
@@ -173,6 +179,16 @@ export interface ReaperStore {
     from: number,
     to: number,
   ): Promise<{ initial: Map<string, ReaperState | null>; changes: StateChange[] }>;
+
+  /**
+   * The savings' cache (reports/savings-cache.ts): the state changes and dry-run notes with an id above
+   * `afterId`, by id, at most `limit` of them (entries at negative instants left out, as stateChanges does).
+   */
+  savingsChangesAfter(afterId: number, limit: number): Promise<StateChange[]>;
+  /** One app's state changes and dry-run notes with an id up to `upToId`, oldest first (time, then id). */
+  savingsChangesOf(appId: string, upToId: number): Promise<StateChange[]>;
+  /** The oldest instant of the state changes and dry-run notes, with the ids at it; null when none. */
+  savingsOldest(): Promise<SavingsOldest | null>;
 
   // ---- retention ---------------------------------------------------------------------------
   /** Delete up to `limit` of the oldest entries before `cutoff`; how many were deleted. */

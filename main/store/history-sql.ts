@@ -12,7 +12,7 @@ import {
   type HistoryRow,
 } from '../../shared/history.ts';
 import type { Via } from '../../shared/people.ts';
-import type { StateChange } from './contract.ts';
+import type { SavingsOldest, StateChange } from './contract.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number;
@@ -111,6 +111,47 @@ export function changesSql(dialect: Dialect): string {
   return `SELECT id, app_id, at, kind, to_state, actor, CASE WHEN kind = 'would-sleep' THEN reason END AS reason FROM history
      WHERE at >= ${from} AND at < ${to} AND kind IN ('transition', 'reset', 'release', 'would-sleep', 'would-wake')
      ORDER BY at, id`;
+}
+
+/** The kinds the savings read: state changes and dry-run notes. */
+const SAVINGS_KINDS = "('transition', 'reset', 'release', 'would-sleep', 'would-wake')";
+const SAVINGS_COLUMNS = `id, app_id, at, kind, to_state, actor, CASE WHEN kind = 'would-sleep' THEN reason END AS reason`;
+
+/** SQLite: a column that does not choose the index (the kind or time index would be read whole). */
+const notIndexed = (column: string, dialect: Dialect) => (dialect === 'sqlite' ? `+${column}` : column);
+
+/** The savings' entries after an id (first parameter), by id, at most the second parameter of them. */
+export function savingsAfterSql(dialect: Dialect): string {
+  const [after, n] = dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
+  // By the primary key from the id on: a slice costs its rows, however long the history.
+  return `SELECT ${SAVINGS_COLUMNS} FROM history
+     WHERE id > ${after} AND ${notIndexed('at', dialect)} >= 0 AND ${notIndexed('kind', dialect)} IN ${SAVINGS_KINDS}
+     ORDER BY id LIMIT ${n}`;
+}
+
+/** One app's savings entries (first parameter) up to an id (second), in the order they happened. */
+export function savingsOfAppSql(dialect: Dialect): string {
+  const [app, upTo] = dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
+  return `SELECT ${SAVINGS_COLUMNS} FROM history
+     WHERE app_id = ${app} AND id <= ${upTo} AND at >= 0 AND kind IN ${SAVINGS_KINDS} ORDER BY at, id`;
+}
+
+/** The oldest instant of the savings' entries (the time index from its start), and the ids at it. */
+export function savingsOldestSql(dialect: Dialect): string {
+  return `SELECT id, at FROM history WHERE kind IN ${SAVINGS_KINDS} AND at = (
+     SELECT at FROM history WHERE at >= 0 AND ${notIndexed('kind', dialect)} IN ${SAVINGS_KINDS} ORDER BY at LIMIT 1)
+     ORDER BY id`;
+}
+
+/** The savings' entries as the contract gives them. */
+export function toSavingsChanges(rows: ChangeRow[]): StateChange[] {
+  return toStateChanges([], rows).changes;
+}
+
+/** The oldest entries' instant and ids, or null when there is none. */
+export function toOldest(rows: { id: number | string; at: number | string }[]): SavingsOldest | null {
+  if (!rows.length) return null;
+  return { at: Number(rows[0]!.at), ids: rows.map((r) => Number(r.id)) };
 }
 
 /** The entries of a start or stop, newest first: app, transit state (twice), row limit. */

@@ -21,6 +21,7 @@ import {
   LeaseLost,
   type PeopleStore,
   type ReaperStore,
+  type SavingsOldest,
   type SharedConfigBackend,
   type StateChange,
   type StoreCommit,
@@ -35,8 +36,13 @@ import {
   initialStatesSql,
   retentionSql,
   type StateRow,
+  savingsAfterSql,
+  savingsOfAppSql,
+  savingsOldestSql,
   toHistoryEntry,
   toHistoryRow,
+  toOldest,
+  toSavingsChanges,
   toStateChanges,
   transitionsSql,
   transitState,
@@ -292,6 +298,21 @@ export class PostgresStore implements ReaperStore {
     const initial = await this.pool.query<StateRow>(initialStatesSql('postgres'), [from]);
     const changes = await this.pool.query<ChangeRow>(changesSql('postgres'), [from, to]);
     return toStateChanges(initial.rows, changes.rows);
+  }
+
+  async savingsChangesAfter(afterId: number, limit: number): Promise<StateChange[]> {
+    const { rows } = await this.pool.query<ChangeRow>(savingsAfterSql('postgres'), [afterId, limit]);
+    return toSavingsChanges(rows);
+  }
+
+  async savingsChangesOf(appId: string, upToId: number): Promise<StateChange[]> {
+    const { rows } = await this.pool.query<ChangeRow>(savingsOfAppSql('postgres'), [appId, upToId]);
+    return toSavingsChanges(rows);
+  }
+
+  async savingsOldest(): Promise<SavingsOldest | null> {
+    const { rows } = await this.pool.query<{ id: number; at: number }>(savingsOldestSql('postgres'));
+    return toOldest(rows);
   }
 
   async deleteHistoryBefore(cutoff: number, limit: number): Promise<number> {

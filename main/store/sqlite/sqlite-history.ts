@@ -13,14 +13,19 @@ import {
   type HistoryQuery,
   type HistoryRow,
 } from '../../../shared/history.ts';
-import type { StateChange } from '../contract.ts';
+import type { SavingsOldest, StateChange } from '../contract.ts';
 import {
   type ChangeRow,
   changesSql,
   historyPageSql,
   initialStatesSql,
   type StateRow,
+  savingsAfterSql,
+  savingsOfAppSql,
+  savingsOldestSql,
   toHistoryRow,
+  toOldest,
+  toSavingsChanges,
   toStateChanges,
 } from '../history-sql.ts';
 
@@ -94,4 +99,23 @@ export function stateChanges(
   const initialRows = prepare(db, initialStatesSql('sqlite')).all(from) as unknown as StateRow[];
   const rows = prepare(db, changesSql('sqlite')).all(from, to) as unknown as ChangeRow[];
   return toStateChanges(initialRows, rows);
+}
+
+/** The savings' entries after an id, by id, `limit` at most (the savings' cache reads in slices). */
+export function savingsChangesAfter(db: DatabaseSync, afterId: number, limit: number): StateChange[] {
+  return toSavingsChanges(
+    prepare(db, savingsAfterSql('sqlite')).all(afterId, limit) as unknown as ChangeRow[],
+  );
+}
+
+/** One app's savings entries up to an id, oldest first. */
+export function savingsChangesOf(db: DatabaseSync, appId: string, upToId: number): StateChange[] {
+  return toSavingsChanges(
+    prepare(db, savingsOfAppSql('sqlite')).all(appId, upToId) as unknown as ChangeRow[],
+  );
+}
+
+/** The oldest instant of the savings' entries, with the ids at it. */
+export function savingsOldest(db: DatabaseSync): SavingsOldest | null {
+  return toOldest(prepare(db, savingsOldestSql('sqlite')).all() as { id: number; at: number }[]);
 }

@@ -21,6 +21,7 @@ import {
   LeaseLost,
   type PeopleStore,
   type ReaperStore,
+  type SavingsOldest,
   type SharedConfigBackend,
   type StateChange,
   type StoreCommit,
@@ -37,7 +38,15 @@ import {
   transitState,
 } from '../history-sql.ts';
 import { COLUMNS } from '../record-columns.ts';
-import { appNames, iterateHistory, queryHistory, stateChanges } from './sqlite-history.ts';
+import {
+  appNames,
+  iterateHistory,
+  queryHistory,
+  savingsChangesAfter,
+  savingsChangesOf,
+  savingsOldest,
+  stateChanges,
+} from './sqlite-history.ts';
 import { sqlitePeople } from './sqlite-people.ts';
 import { migrate, userVersion } from './sqlite-schema.ts';
 
@@ -158,6 +167,18 @@ export class SqliteStore implements ReaperStore {
     to: number,
   ): Promise<{ initial: Map<string, ReaperState | null>; changes: StateChange[] }> {
     return stateChanges(this.db, from, to);
+  }
+
+  async savingsChangesAfter(afterId: number, limit: number): Promise<StateChange[]> {
+    return savingsChangesAfter(this.db, afterId, limit);
+  }
+
+  async savingsChangesOf(appId: string, upToId: number): Promise<StateChange[]> {
+    return savingsChangesOf(this.db, appId, upToId);
+  }
+
+  async savingsOldest(): Promise<SavingsOldest | null> {
+    return savingsOldest(this.db);
   }
 
   async deleteHistoryBefore(cutoff: number, limit: number): Promise<number> {
