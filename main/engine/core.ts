@@ -208,6 +208,17 @@ export class EngineCore {
     return { name, members };
   }
 
+  /**
+   * The action kept for the app left unwritten (its time to live ran out while the datastore was
+   * away, or the instance stopped): no longer shown pending, and the app's view says so at once.
+   */
+  forgetKept(appId: string, action: HandedAction): void {
+    if (this.keptActions.get(appId) !== action) return;
+    this.keptActions.delete(appId);
+    const record = this.records.get(appId);
+    if (record) this.emit({ type: 'app', record });
+  }
+
   emit(event: EngineEvent): void {
     if (this.keptActions.size) {
       for (const [appId, action] of this.keptActions)

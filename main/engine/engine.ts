@@ -362,24 +362,14 @@ export class Engine {
     return this.requests.wakeAsked(appId);
   }
 
-  /**
-   * Team mode: the operator's action on the app handed over while the datastore was away, kept by
-   * this instance until the datastore takes it and its outcome is seen here; null when none.
-   */
+  /** Team mode: the action handed over while the datastore was away, kept here until its outcome. */
   keptAction(appId: string): HandedAction['kind'] | null {
     return this.core.keptActions.get(appId)?.kind ?? null;
   }
 
-  /**
-   * Team mode: the action kept for the app left unwritten (its time to live ran out while the
-   * datastore was away, or the instance stopped): no longer shown pending.
-   */
+  /** Team mode: the action kept for the app lapsed unwritten (EngineCore's `forgetKept`). */
   handOverLapsed(appId: string, action: HandedAction): void {
-    const core = this.core;
-    if (core.keptActions.get(appId) !== action) return;
-    core.keptActions.delete(appId);
-    const record = core.records.get(appId);
-    if (record) core.emit({ type: 'app', record });
+    this.core.forgetKept(appId, action);
   }
 
   /** Wake an app explicitly (dashboard, tray, admin API, link). */
