@@ -6,6 +6,7 @@
  * then the action. `focus` says which one has the focus when it opens.
  */
 import { type ReactNode, useId } from 'react';
+import { createPortal } from 'react-dom';
 import { ModalDialog } from './ModalDialog.tsx';
 
 export function ConfirmDialog(props: {
@@ -30,7 +31,9 @@ export function ConfirmDialog(props: {
 }) {
   const id = useId();
   const focusConfirm = props.focus === 'confirm';
-  return (
+  // In the body, not where it was opened (a table's cell, a bar): over everything, whatever the
+  // row's own layout.
+  return createPortal(
     <ModalDialog
       role="alertdialog"
       labelledBy={`${id}-title`}
@@ -63,6 +66,7 @@ export function ConfirmDialog(props: {
           {props.confirmLabel}
         </button>
       </div>
-    </ModalDialog>
+    </ModalDialog>,
+    document.body,
   );
 }
