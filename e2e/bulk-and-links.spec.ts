@@ -23,7 +23,7 @@ test('a bulk Reset of a mixed selection: Shift+click a range, Space adds one, on
   const bar = page.getByRole('region', { name: 'Selected apps' });
   await expect(bar).toContainText('3 selected');
   // The keyboard: Space on a focused row picks it too.
-  await appRow(page, 'qa-env').getByRole('button', { name: 'qa-env', exact: true }).focus();
+  await appRow(page, 'qa-env').getByRole('link', { name: 'qa-env', exact: true }).focus();
   await page.keyboard.press('Space');
   await expect(bar).toContainText('4 selected');
   await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -100,7 +100,7 @@ test('a pasted #/apps/app_... link opens that app after a reload; Back returns t
   // From the list, open an app: Back closes it, Forward opens it again.
   await page.getByRole('button', { name: 'Close the details' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await appRow(page, 'api-sandbox').getByRole('button', { name: 'api-sandbox', exact: true }).click();
+  await appRow(page, 'api-sandbox').getByRole('link', { name: 'api-sandbox', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'api-sandbox' })).toBeVisible();
   expect(new URL(page.url()).hash).toBe(`#/apps/${await reaper.appId('api-sandbox')}`);
   await page.goBack();

@@ -41,8 +41,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await goTo(page, '#/routes');
     const actions = page.locator('table.routes tbody td.actions').first();
     await actions.locator('button').nth(1).click();
-    await expect(actions.locator('button.danger')).toBeVisible();
+    await expect(page.getByRole('alertdialog').locator('button.danger')).toBeVisible();
     await expectReadable(page, 'a route’s Delete confirmation');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
 
     for (const view of ['history', 'savings', 'settings']) {
       await goTo(page, `#/${view}`);

@@ -170,7 +170,7 @@ export function badge(scope: Locator): Locator {
 
 /** Open an app's details from its row. */
 export async function openDetails(page: Page, name: string): Promise<Locator> {
-  await appRow(page, name).getByRole('button', { name, exact: true }).click();
+  await appRow(page, name).getByRole('link', { name, exact: true }).click();
   const dialog = page.getByRole('dialog', { name });
   await expect(dialog).toBeVisible();
   return dialog;

@@ -1,7 +1,8 @@
 /**
  * The route editor as a dialog in a real browser: it opens over the row clicked (in view), with focus
- * inside; a bad range is said once, on the range as labelled; Escape asks about unsaved changes and
- * closes; focus comes back to the row's Edit button. In English and in French (a French browser).
+ * inside; a bad range is said once, on the range as labelled; Escape asks about unsaved changes (in
+ * the page's own "Discard changes?" dialog) and closes; focus comes back to the row's Edit button. In
+ * English and in French (a French browser).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -40,25 +41,24 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
   const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 
-  // Unsaved changes: Escape asks; refused, the dialog stays; accepted, it closes.
-  const questions: string[] = [];
-  let answer = false;
-  const answered: Promise<void>[] = [];
+  // Unsaved changes: Escape asks, in the page's own dialog (no browser dialog); Keep editing, the
+  // editor stays; Discard, it closes.
+  const browserDialogs: string[] = [];
   page.on('dialog', (d) => {
-    questions.push(d.message());
-    answered.push(answer ? d.accept() : d.dismiss());
+    browserDialogs.push(d.message());
+    d.dismiss().catch(() => {});
   });
   await page.keyboard.press('Escape');
-  await expect.poll(() => questions.length).toBe(1);
+  const ask = page.getByRole('alertdialog', { name: 'Discard changes?' });
+  await expect(ask).toContainText('Leave this route without saving your changes?');
+  await expect(ask.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toHaveCount(0);
   await expect(dialog).toBeVisible();
-  answer = true;
   await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: 'Discard' }).click();
   await expect(dialog).toHaveCount(0);
-  expect(questions).toEqual([
-    'Leave this route without saving your changes?',
-    'Leave this route without saving your changes?',
-  ]);
-  await Promise.all(answered);
+  expect(browserDialogs).toEqual([]);
   await expect(edit).toBeFocused();
 });
 
@@ -79,14 +79,12 @@ test.describe('in French', () => {
     await expect(
       dialog.getByText('Plage 1, début : « 25:00 » n’est pas une heure entre 00:00 et 23:59.'),
     ).toHaveCount(1);
-    const accepted: Promise<void>[] = [];
-    page.on('dialog', (d) => {
-      accepted.push(d.accept());
-    });
     await page.keyboard.press('Escape');
+    const ask = page.getByRole('alertdialog', { name: 'Abandonner les modifications ?' });
+    await expect(ask).toContainText('Quitter cette route sans enregistrer vos modifications ?');
+    await expect(ask.getByRole('button', { name: 'Continuer la saisie' })).toBeFocused();
+    await ask.getByRole('button', { name: 'Abandonner' }).click();
     await expect(dialog).toHaveCount(0);
-    expect(accepted).toHaveLength(1);
-    await Promise.all(accepted);
     await expect(open).toBeFocused();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The routes list at 1280 px in English and in French: the last column holds its two buttons (Edit
- * and Delete, Delete and Keep once asked; "Modifier" and "Supprimer" in French) without overflowing
- * its cell. Layout only a real browser measures.
+ * and Delete; "Modifier" and "Supprimer" in French) without overflowing its cell, also while Delete
+ * asks (in a dialog: Delete and Keep, "Supprimer" and "Garder"). Layout only a real browser measures.
  */
 import type { Page } from '@playwright/test';
 import { expect, SHELL, test } from './fixtures.ts';
@@ -31,9 +31,13 @@ for (const { language, locale } of [
       await expect(cell.locator('button')).toHaveCount(2);
       await settle(page);
       expect(await overflow(page)).toBe(0);
-      // Asked to delete: Delete and Keep ("Supprimer" and "Garder") in the same cell.
+      // Asked to delete: the confirmation is a dialog ("Supprimer" and "Garder"), the cell unchanged
+      // under it.
       await cell.locator('button').nth(1).click();
-      await expect(cell.locator('button.danger')).toBeVisible();
+      const ask = page.getByRole('alertdialog');
+      await expect(ask.locator('button.danger')).toHaveText(language === 'en' ? 'Delete' : 'Supprimer');
+      await expect(ask.locator('button').first()).toHaveText(language === 'en' ? 'Keep' : 'Garder');
+      await expect(cell.locator('button')).toHaveCount(2);
       await settle(page);
       expect(await overflow(page)).toBe(0);
     });

@@ -1,11 +1,13 @@
 /**
  * A form with unsaved changes asks before it is left: closing it (Cancel, Escape, the dialog's close
- * button), switching view, or leaving the page (the browser's own beforeunload question).
+ * button), switching view, or leaving the page (the browser's own beforeunload question: a browser
+ * shows only its own dialog there).
  *
  * Generic: a form says whether it is dirty and with which question; `useUnsavedChanges` registers it
  * while mounted. Whatever leaves a form from outside it (the store switching view) calls
- * `confirmLeave()`, which asks the question of the first dirty form, if any. The question is the
- * caller's text (already translated), so this file holds no words.
+ * `confirmLeave()`, which asks the question of the first dirty form, if any, and answers once the
+ * person has. The question is asked in the page's own dialog (components/common/DiscardDialog.tsx
+ * shows `pendingQuestion()`), so this file holds no words: the question is the caller's text.
  */
 import { useCallback, useEffect, useRef } from 'react';
 
@@ -16,15 +18,49 @@ interface Guard {
 
 const guards = new Set<Guard>();
 
-/** How a question is asked (window.confirm; replaced in tests that cannot answer it). */
-let ask: (question: string) => boolean = (question) =>
-  typeof window !== 'undefined' && typeof window.confirm === 'function' ? window.confirm(question) : true;
+/** The question asked now, if any, and how its answer is given. */
+interface Pending {
+  question: string;
+  answer(leave: boolean): void;
+  answered: Promise<boolean>;
+}
 
-/** Replace how the question is asked (tests, or a shell with its own confirmation); returns the old one. */
-export function setAsk(next: (question: string) => boolean): (question: string) => boolean {
-  const previous = ask;
-  ask = next;
-  return previous;
+let pending: Pending | null = null;
+const listeners = new Set<() => void>();
+
+/** The question the page's dialog shows now (null: none). */
+export function pendingQuestion(): { question: string; answer: (leave: boolean) => void } | null {
+  return pending;
+}
+
+/** Be told when a question is asked or answered; returns the function that stops it. */
+export function onQuestion(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** Ask in the page's dialog; a question asked while another is shown waits on the same answer. */
+function askInPage(question: string): Promise<boolean> {
+  if (pending) return pending.answered;
+  let settle!: (leave: boolean) => void;
+  const answered = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  const asked: Pending = {
+    question,
+    answered,
+    answer(leave) {
+      if (pending !== asked) return;
+      pending = null;
+      for (const listener of listeners) listener();
+      settle(leave);
+    },
+  };
+  pending = asked;
+  for (const listener of listeners) listener();
+  return answered;
 }
 
 /** Whether some mounted form has unsaved changes. */
@@ -37,16 +73,19 @@ export function hasUnsavedChanges(): boolean {
  * True when the dashboard may leave what is shown: nothing unsaved, or the person agreed to lose it.
  * Asks once, with the question of the first dirty form.
  */
-export function confirmLeave(): boolean {
-  for (const guard of guards) if (guard.dirty()) return ask(guard.question());
-  return true;
+export function confirmLeave(): Promise<boolean> {
+  for (const guard of guards) if (guard.dirty()) return askInPage(guard.question());
+  return Promise.resolve(true);
 }
 
 /**
  * Register a form: while `dirty`, leaving the page asks (beforeunload), and `confirmLeave()` (here or
  * from the store) asks `question`. Returns the form's own `confirmLeave`, for its Cancel and Escape.
  */
-export function useUnsavedChanges(dirty: boolean, question: string): { confirmLeave: () => boolean } {
+export function useUnsavedChanges(
+  dirty: boolean,
+  question: string,
+): { confirmLeave: () => Promise<boolean> } {
   const state = useRef({ dirty, question });
   state.current = { dirty, question };
 
@@ -69,6 +108,9 @@ export function useUnsavedChanges(dirty: boolean, question: string): { confirmLe
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [dirty]);
 
-  const confirmOwn = useCallback(() => !state.current.dirty || ask(state.current.question), []);
+  const confirmOwn = useCallback(
+    () => (state.current.dirty ? askInPage(state.current.question) : Promise.resolve(true)),
+    [],
+  );
   return { confirmLeave: confirmOwn };
 }

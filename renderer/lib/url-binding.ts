@@ -10,6 +10,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import { formatRoute, parseRoute } from '../../shared/nav-route.ts';
+import { pendingQuestion } from './unsaved-changes.ts';
 import { routeOf, stateOfRoute, type UrlState } from './url-state.ts';
 
 interface Place {
@@ -30,7 +31,10 @@ export function bindUrl<S extends UrlState & Place>(store: StoreApi<S>, win: Win
     } finally {
       applying = false;
     }
-    write(store.getState(), 'replace');
+    // Asked first (unsaved changes): the address goes back to what is shown, as a step again, so the
+    // entry the person left (Back's) stays behind it, for a Back once the changes are saved or
+    // discarded. Otherwise the address is the route as the state reads it.
+    write(store.getState(), pendingQuestion() ? 'push' : 'replace');
   };
 
   let last = routeOf(store.getState());

@@ -1,6 +1,6 @@
 /**
  * The dashboard's place as a route of the URL fragment (shared/nav-route.ts), both ways:
- * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open), `#/history?app=...&cause=...`,
+ * `#/apps?state=Error&q=shop`, `#/apps/app_...` (the details open; `#/apps?app=app_...` too), `#/history?app=...&cause=...`,
  * `#/routes?q=...`, `#/routes/route_...` (the editor open), `#/audit?who=alice&what=route&from=...`,
  * `#/savings?tz=Asia/Tokyo` (the zone its days are counted in; none: the viewer's), `#/settings`. The apps
  * table's sort is there too: `#/apps?sort=-lastRequest` (a minus for descending; by name, ascending,
@@ -78,6 +78,11 @@ interface ViewUrl {
 
 const ROUTE_ID = /^route_[A-Za-z0-9-]{1,100}$/;
 
+/** An app's id as a route names it: `#/apps/app_…`, or `#/apps?app=app_…` (a link's other form). */
+function appIdOf(id: string | null): string | null {
+  return id !== null && APP_ID_PATTERN.test(id) ? id : null;
+}
+
 const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
   apps: {
     toRoute: (s) => ({
@@ -91,7 +96,7 @@ const URL_VIEWS: Partial<Record<View, ViewUrl>> = {
       },
     }),
     fromRoute: (r) => ({
-      selectedAppId: r.id !== null && APP_ID_PATTERN.test(r.id) ? r.id : null,
+      selectedAppId: appIdOf(r.id ?? r.params.app ?? null),
       filters: {
         search: r.params.q ?? '',
         state: REAPER_STATES.includes(r.params.state as ReaperState) ? (r.params.state as ReaperState) : '',

@@ -17,7 +17,7 @@ import { causeText } from '../lib/cause-text.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortKey } from '../lib/sort.ts';
 import { addToast, expireToast, type Toast, type ToastInput, toastGroupText } from '../lib/toasts.ts';
-import { confirmLeave } from '../lib/unsaved-changes.ts';
+import { confirmLeave, hasUnsavedChanges } from '../lib/unsaved-changes.ts';
 import {
   type AuditParams,
   type Filters,
@@ -273,6 +273,14 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       );
     };
 
+    /** Go at once when nothing unsaved is left behind; else once the person agreed to lose it. */
+    const leaveThen = (leaves: boolean, go: () => void) => {
+      if (!leaves || !hasUnsavedChanges()) return go();
+      get().perform(async () => {
+        if (await confirmLeave()) go();
+      });
+    };
+
     const loadHistory = async (appId: string) => {
       set({ history: { appId, entries: [], loading: true, error: null } });
       try {
@@ -381,8 +389,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
 
       setView(view) {
         // A form with unsaved changes asks first (renderer/lib/unsaved-changes.ts).
-        if (view !== get().view && !confirmLeave()) return;
-        set({ view, selectedAppId: view === 'apps' ? get().selectedAppId : null });
+        leaveThen(view !== get().view, () =>
+          set({ view, selectedAppId: view === 'apps' ? get().selectedAppId : null }),
+        );
       },
 
       setFilters(filters) {
@@ -403,19 +412,21 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       navigate(place) {
-        // Back or Forward away from a form with unsaved changes asks first (refused: the URL is put back).
+        // Back or Forward away from a form with unsaved changes asks first (the URL is put back while
+        // asked; the answer Discard goes there).
         const s = get();
         const leaves =
           (place.view !== undefined && place.view !== s.view) ||
           (place.editingRoute !== undefined && place.editingRoute !== s.editingRoute);
-        if (leaves && !confirmLeave()) return;
-        const before = s.selectedAppId;
-        set(place);
-        const after = get().selectedAppId;
-        if (after !== before) {
-          if (after) get().perform(() => loadHistory(after));
-          else set({ history: null });
-        }
+        leaveThen(leaves, () => {
+          const before = get().selectedAppId;
+          set(place);
+          const after = get().selectedAppId;
+          if (after !== before) {
+            if (after) get().perform(() => loadHistory(after));
+            else set({ history: null });
+          }
+        });
       },
 
       setHistoryParams(historyParams) {
@@ -439,8 +450,9 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       },
 
       editRoute(route, forApp) {
-        if (route && route !== get().editingRoute && !confirmLeave()) return;
-        set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view });
+        leaveThen(route !== null && route !== get().editingRoute, () =>
+          set({ editingRoute: route, newRouteFor: forApp ?? null, view: route ? 'routes' : get().view }),
+        );
       },
 
       ...changeActions({

@@ -9,7 +9,7 @@
  * element would be a second banner landmark.
  */
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppDetail as Detail } from '../../../shared/api.ts';
 import type { AppView } from '../../../shared/app-view.ts';
@@ -46,27 +46,40 @@ export function AppDetailPanel({ appId }: { appId: string }) {
   const app = useDashboard((s) => s.apps[appId]);
   const select = useDashboard((s) => s.select);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // What had the focus when the panel opened (a row's name, a link of another view); the page's body
+  // when it opened from the address (a link opened in a new tab, a reload).
+  const [opener] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
 
   useEffect(() => {
     headingRef.current?.focus();
   }, []);
 
+  const close = useCallback(() => {
+    select(null);
+    // Back to what opened the panel; else the app's row (its name), else the view's heading.
+    requestAnimationFrame(() => {
+      const row = [...document.querySelectorAll<HTMLElement>('tr[data-app-id]')].find(
+        (r) => r.dataset.appId === appId,
+      );
+      const usable = (el: HTMLElement | null | undefined) =>
+        el?.isConnected && el !== document.body && !el.closest('[inert]') ? el : null;
+      const target =
+        usable(opener) ??
+        usable(row?.querySelector<HTMLElement>('.open')) ??
+        document.getElementById('apps-heading');
+      target?.focus();
+    });
+  }, [select, appId, opener]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented) close();
     };
-    const close = () => {
-      select(null);
-      // Back to the row the panel was opened from.
-      requestAnimationFrame(() => {
-        const rows = document.querySelectorAll<HTMLElement>('tr[data-app-id]');
-        const row = [...rows].find((r) => r.dataset.appId === appId);
-        row?.querySelector<HTMLElement>('.open')?.focus();
-      });
-    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [select, appId]);
+  }, [close]);
 
   if (!app) return null;
   return (
@@ -84,7 +97,7 @@ export function AppDetailPanel({ appId }: { appId: string }) {
           </p>
         </div>
         <StateBadge state={app.state} />
-        <button type="button" className="icon" onClick={() => select(null)} aria-label={t('detail.close')}>
+        <button type="button" className="icon" onClick={close} aria-label={t('detail.close')}>
           <CloseIcon />
         </button>
       </div>

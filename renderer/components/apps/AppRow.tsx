@@ -2,9 +2,12 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
+import { formatRoute } from '../../../shared/nav-route.ts';
 import type { MustBeUpRange } from '../../../shared/schedule.ts';
 import { noteCell, sleepCell } from '../../lib/app-cells.ts';
 import { ago, fullTime, ownerLabel, shortDuration, sourceLabel } from '../../lib/format.ts';
+import { plainClick } from '../../lib/url-binding.ts';
+import { type Filters, routeOf, type Sort } from '../../lib/url-state.ts';
 import { CleverStateLabel } from '../common/CleverStateLabel.tsx';
 import { ConsoleLink } from '../common/ConsoleLink.tsx';
 import { StateBadge } from '../common/StateBadge.tsx';
@@ -26,12 +29,31 @@ interface RowProps {
   /** Why actions are unavailable now (the dashboard is disconnected), or null. */
   blocked: string | null;
   onOpen: (appId: string) => void;
+  /** The address of an app's details (its name's link). */
+  linkOf: (appId: string) => string;
   onAct: (appId: string, action: 'reset' | 'wake') => void;
   onFocusRow: (index: number) => void;
   /** Its box clicked: picked or not; with Shift, the range from the last one clicked. */
   onPick: (appId: string, range: boolean) => void;
   /** The columns shown (fewer beside the details panel). */
   columns: ReadonlySet<Column>;
+}
+
+/** The address of an app's details, the table as it is now (its filters and order) around them. */
+export function appLink(appId: string, filters: Filters, sort: Sort): string {
+  return formatRoute(
+    routeOf({
+      view: 'apps',
+      selectedAppId: appId,
+      filters,
+      sort,
+      editingRoute: null,
+      historyParams: {},
+      auditParams: {},
+      routesSearch: '',
+      savingsZone: '',
+    }),
+  );
 }
 
 export const AppRow = memo(function AppRow({
@@ -45,6 +67,7 @@ export const AppRow = memo(function AppRow({
   busy,
   blocked,
   onOpen,
+  linkOf,
   onAct,
   onFocusRow,
   onPick,
@@ -80,15 +103,20 @@ export const AppRow = memo(function AppRow({
       </td>
       <td>
         <div className="cell app">
-          <button
-            type="button"
+          <a
             className="open"
+            href={linkOf(app.appId)}
             tabIndex={tab}
             title={t('row.open', { appId: app.appId })}
-            onClick={() => onOpen(app.appId)}
+            onClick={(e) => {
+              // A plain click opens the details here; with a modifier, the browser's (a new tab).
+              if (!plainClick(e)) return;
+              e.preventDefault();
+              onOpen(app.appId);
+            }}
           >
             {app.name}
-          </button>
+          </a>
           <span className="sub">
             <span>{ownerLabel(app)}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
           </span>

@@ -16,7 +16,7 @@ import type { SortKey } from '../../lib/sort.ts';
 import { shownIds, tableRows } from '../../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import { useActionsBlocked } from '../common/ActionButton.tsx';
-import { type Column, AppRow as Row } from './AppRow.tsx';
+import { appLink, type Column, AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
 export const COMPACT_ROW_HEIGHT = 28;
@@ -46,8 +46,9 @@ const FOCUSABLE = '.open, .group-toggle';
 
 /**
  * A real <table> (its semantics for assistive technologies), virtualised with spacer rows: only the
- * rows on screen (and a few around) are in the DOM. The app's name is the row's button (it opens the
- * details); one row at a time is in the tab order, arrows move between rows.
+ * rows on screen (and a few around) are in the DOM. The app's name is the row's link (a click opens the
+ * details in place; a middle click or Ctrl+click, in a new tab); one row at a time is in the tab
+ * order, arrows move between rows.
  */
 export function AppsTable({ apps }: { apps: AppView[] }) {
   const { t } = useTranslation('apps');
@@ -121,6 +122,10 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
     [rows.length, virtualizer],
   );
 
+  // Each name is a link to its details, with the table's order and filters (a new tab opens there).
+  const filters = useDashboard((s) => s.filters);
+  const linkOf = useCallback((appId: string) => appLink(appId, filters, sort), [filters, sort]);
+
   const rowOf = (target: EventTarget) => (target as HTMLElement).closest<HTMLElement>('tr[data-index]');
   const appAt = (index: number) => {
     const row = rows[index];
@@ -175,7 +180,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   // A click anywhere on a row opens its details (its buttons and its box do their own thing).
   const onClick = (e: MouseEvent<HTMLTableSectionElement>) => {
     const row = rowOf(e.target);
-    if (!row || (e.target as HTMLElement).closest('button, input, label')) return;
+    if (!row || (e.target as HTMLElement).closest('button, input, label, a')) return;
     const app = appAt(Number(row.dataset.index));
     if (app) select(app.appId);
   };
@@ -283,6 +288,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
                 busy={busy[app.appId] ?? null}
                 blocked={blocked}
                 onOpen={select}
+                linkOf={linkOf}
                 onAct={onAct}
                 onFocusRow={setActive}
                 onPick={onPick}

@@ -61,7 +61,7 @@ export function AppsView() {
 
   return (
     <section className="apps-view" aria-labelledby="apps-heading">
-      <h1 id="apps-heading" className="visually-hidden">
+      <h1 id="apps-heading" className="visually-hidden" tabIndex={-1}>
         {t('view.heading')}
       </h1>
       <Toolbar all={all} shown={visible.length} />

@@ -11,6 +11,7 @@ import { fullTime } from '../../lib/format.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import type { BulkRun } from '../../store/pick-actions.ts';
 import { useActionsBlocked } from '../common/ActionButton.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 /** A datetime-local value (local time, minutes) of an instant. */
 function localInput(t: number): string {
@@ -85,25 +86,27 @@ export function BulkBar({ shown, hidden }: { shown: string[]; hidden: number }) 
             {t('bulk.keep', { count: n })}
           </button>
         </span>
-        {confirmDisable ? (
-          <span className="row-of-buttons">
-            <button type="button" className="danger" disabled={running} onClick={() => run('release')}>
-              {t('bulk.disableConfirm', { count: n })}
-            </button>
-            <button type="button" onClick={() => setConfirmDisable(false)}>
-              {t('common:buttons.cancel')}
-            </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="danger-outline"
-            disabled={running || n === 0 || blockedRelease !== null}
-            title={blockedRelease ?? undefined}
-            onClick={() => setConfirmDisable(true)}
-          >
-            {t('bulk.disable', { count: n })}
-          </button>
+        <button
+          type="button"
+          className="danger-outline"
+          disabled={running || n === 0 || blockedRelease !== null}
+          title={blockedRelease ?? undefined}
+          aria-haspopup="dialog"
+          onClick={() => setConfirmDisable(true)}
+        >
+          {t('bulk.disable', { count: n })}
+        </button>
+        {confirmDisable && (
+          <ConfirmDialog
+            title={t('bulk.disableTitle', { count: n })}
+            body={t('bulk.disableBody')}
+            confirmLabel={t('bulk.disableConfirm', { count: n })}
+            cancelLabel={t('common:buttons.cancel')}
+            busy={running}
+            onConfirm={() => run('release')}
+            onCancel={() => setConfirmDisable(false)}
+            fallback={() => document.getElementById('apps-heading')}
+          />
         )}
         <button type="button" className="link" onClick={clearPicked}>
           {t('bulk.clear')}

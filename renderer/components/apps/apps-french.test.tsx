@@ -81,7 +81,7 @@ describe('the apps view in French', () => {
     });
     render(<App api={fakeApi({ apps: [app] })} />);
     await screen.findByRole('table', { name: 'Applications gérées' });
-    await user.click(within(rowOf('billing-preview')).getByRole('button', { name: 'billing-preview' }));
+    await user.click(within(rowOf('billing-preview')).getByRole('link', { name: 'billing-preview' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'billing-preview' }));
     const alert = within(dialog.getByRole('alert'));
     expect(alert.getByText('l’application n’a pas réussi à démarrer sur Clever Cloud')).toBeTruthy();
@@ -111,7 +111,7 @@ describe('the apps view in French', () => {
     });
     render(<App api={fakeApi({ apps: [app] })} />);
     await screen.findByRole('table', { name: 'Applications gérées' });
-    await user.click(within(rowOf('blog')).getByRole('button', { name: 'blog' }));
+    await user.click(within(rowOf('blog')).getByRole('link', { name: 'blog' }));
     const panel = await screen.findByRole('dialog', { name: 'blog' });
     const dialog = within(panel);
     expect(dialog.getByRole('button', { name: 'Fermer le détail' })).toBeTruthy();

@@ -229,7 +229,7 @@ describe('the details of an app', () => {
   it('show the cause with Reset, the timeline and the transitions with who acted and why', async () => {
     const api = fakeApi({ apps: fleet(), history });
     const { user } = await renderDashboard(api);
-    await user.click(within(row('billing-preview')).getByRole('button', { name: 'billing-preview' }));
+    await user.click(within(row('billing-preview')).getByRole('link', { name: 'billing-preview' }));
     const dialog = await screen.findByRole('dialog', { name: 'billing-preview' });
     const d = within(dialog);
     expect(d.getByRole('alert').textContent).toContain('the app failed to start on clever cloud');
@@ -247,7 +247,7 @@ describe('the details of an app', () => {
   it('append a history entry pushed by the engine', async () => {
     const api = fakeApi({ apps: fleet(), history });
     const { user } = await renderDashboard(api);
-    await user.click(within(row('billing-preview')).getByRole('button', { name: 'billing-preview' }));
+    await user.click(within(row('billing-preview')).getByRole('link', { name: 'billing-preview' }));
     const list = await screen.findByRole('list', { name: 'Transitions and actions, newest first' });
     act(() =>
       api.emit({
@@ -270,7 +270,7 @@ describe('the details of an app', () => {
   it('disable the reaper only once confirmed', async () => {
     const api = fakeApi({ apps: fleet() });
     const { user } = await renderDashboard(api);
-    await user.click(within(row('api-sandbox')).getByRole('button', { name: 'api-sandbox' }));
+    await user.click(within(row('api-sandbox')).getByRole('link', { name: 'api-sandbox' }));
     const dialog = await screen.findByRole('dialog', { name: 'api-sandbox' });
     await user.click(within(dialog).getByRole('button', { name: 'Disable the reaper' }));
     expect(api.calls.some((c) => c.name === 'release')).toBe(false);
@@ -283,7 +283,7 @@ describe('the details of an app', () => {
   it('keep an app awake for a while, and show the problem of a refused time', async () => {
     const api = fakeApi({ apps: fleet() });
     const { user } = await renderDashboard(api);
-    await user.click(within(row('shop-staging')).getByRole('button', { name: 'shop-staging' }));
+    await user.click(within(row('shop-staging')).getByRole('link', { name: 'shop-staging' }));
     const dialog = await screen.findByRole('dialog', { name: 'shop-staging' });
     await user.click(within(dialog).getByRole('button', { name: '3 hours' }));
     const call = api.calls.find((c) => c.name === 'keepAwake')?.input as { until: number; source: string };

@@ -23,7 +23,7 @@ async function openPanel(name: string, table: string) {
   render(<App api={fakeApi({ apps })} />);
   await screen.findByRole('table', { name: table });
   const row = document.querySelector<HTMLElement>(`tr[data-app="${name}"]`)!;
-  await user.click(within(row).getByRole('button', { name }));
+  await user.click(within(row).getByRole('link', { name }));
   const panel = await screen.findByRole('dialog', { name });
   return { user, row, panel };
 }
@@ -53,9 +53,7 @@ describe('the details panel', () => {
     const { user, row } = await openPanel('shop', 'Managed apps');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() =>
-      expect(document.activeElement).toBe(within(row).getByRole('button', { name: 'shop' })),
-    );
+    await waitFor(() => expect(document.activeElement).toBe(within(row).getByRole('link', { name: 'shop' })));
   });
 
   it('axe finds no violation with the panel open on an app in Error', async () => {

@@ -14,7 +14,7 @@ async function openApp(api: FakeApi, name: string) {
   render(<App api={api} />);
   await screen.findByRole('table', { name: 'Managed apps' });
   const row = document.querySelector<HTMLElement>(`tr[data-app="${name}"]`)!;
-  await user.click(within(row).getByRole('button', { name }));
+  await user.click(within(row).getByRole('link', { name }));
   const dialog = await screen.findByRole('dialog', { name });
   return { user, row, d: within(dialog) };
 }
@@ -159,9 +159,11 @@ describe('every app links to its page in the Clever Cloud console', () => {
     expect(rowLink.getAttribute('target')).toBe('_blank');
     expect(rowLink.getAttribute('rel')).toBe('noopener noreferrer');
     const mine = document.querySelector<HTMLElement>('tr[data-app="mine"]')!;
-    expect(within(mine).getByRole('link').getAttribute('href')).toBe(
-      'https://console.clever-cloud.com/users/me/applications/app_mine',
-    );
+    expect(
+      within(mine)
+        .getByRole('link', { name: /^Console/ })
+        .getAttribute('href'),
+    ).toBe('https://console.clever-cloud.com/users/me/applications/app_mine');
     const dialog = within(screen.getByRole('dialog', { name: 'shop' }));
     const detailLink = dialog.getByRole('link', { name: /Open in the Clever Cloud console/ });
     expect(detailLink.getAttribute('href')).toBe(`${ORG_CONSOLE}/app_shop`);

@@ -51,7 +51,7 @@ describe('bulk actions', () => {
 
   it('with the keyboard: Space picks the focused row, Shift+Down extends, Ctrl+A picks what is shown', async () => {
     const { user } = await renderDashboard(fakeApi({ apps: fleet() }));
-    const open = (name: string) => screen.getByRole('button', { name, exact: true } as never);
+    const open = (name: string) => screen.getByRole('link', { name, exact: true } as never);
     open('api-sandbox').focus();
     await user.keyboard(' ');
     expect(box('api-sandbox').checked).toBe(true);

@@ -57,7 +57,10 @@ export function ModalDialog(props: {
     first?.focus();
     return () => {
       for (const el of inerted) el.removeAttribute('inert');
-      const target = opener?.isConnected && !opener.closest('[inert]') ? opener : fallback.current?.();
+      // What opened it, unless gone, out of reach, or the page's body (opened from the address: a
+      // link opened in a new tab, a reload, Back).
+      const usable = opener?.isConnected && opener !== document.body && !opener.closest('[inert]');
+      const target = usable ? opener : fallback.current?.();
       target?.focus();
     };
   }, []);

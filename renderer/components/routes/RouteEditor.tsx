@@ -32,6 +32,7 @@ const comparable = (d: Draft) => JSON.stringify({ ...d, ownerId: d.appId ? d.own
 export function RouteEditor({ route, onDone }: { route: Route | null; onDone: () => void }) {
   const { t } = useTranslation(['routes', 'validation']);
   const createRoute = useDashboard((s) => s.createRoute);
+  const perform = useDashboard((s) => s.perform);
   const updateRoute = useDashboard((s) => s.updateRoute);
   const forApp = useDashboard((s) => s.newRouteFor);
   const routes = useDashboard((s) => s.routes);
@@ -49,9 +50,10 @@ export function RouteEditor({ route, onDone }: { route: Route | null; onDone: ()
     onDone,
   });
   const { id, problems, err, described, text } = form;
-  const close = () => {
-    if (confirmLeave()) onDone();
-  };
+  const close = () =>
+    perform(async () => {
+      if (await confirmLeave()) onDone();
+    });
 
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const picked = apps?.find((a) => a.id === draft.appId);

@@ -14,6 +14,7 @@ import { ownerLabel } from '../../lib/format.ts';
 import { weekdaysShown } from '../../lib/weekdays.ts';
 import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { Switch } from '../common/form.tsx';
 
 export const ROUTE_ROW_HEIGHT = 52;
@@ -121,7 +122,10 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
     } catch (error) {
       toast('error', t('table.failed', { title, error: errorText(error) }));
       setPending(false);
+      setConfirmDelete(false);
     }
+    // Deleted: the dialog stays (busy) until the engine's word takes the row away with it, and focus
+    // goes to the view's heading, the button that asked being gone.
   };
 
   return (
@@ -160,37 +164,37 @@ function RouteRow({ route, index }: { route: Route; index: number }) {
         {route.hosts.join(', ') || '—'}
       </td>
       <td className="actions">
-        {confirmDelete ? (
-          <>
-            <button type="button" className="danger" disabled={pending} onClick={() => perform(remove)}>
-              {t('table.delete')}
-            </button>
-            <button type="button" onClick={() => setConfirmDelete(false)}>
-              {t('table.keep')}
-            </button>
-          </>
-        ) : (
-          <>
-            <button
-              type="button"
-              disabled={!can.allowed}
-              title={can.reason}
-              onClick={() => editRoute(route.id)}
-              aria-label={t('table.editOf', { title })}
-            >
-              {t('table.edit')}
-            </button>
-            <button
-              type="button"
-              className="danger-outline"
-              disabled={!can.allowed}
-              title={can.reason}
-              onClick={() => setConfirmDelete(true)}
-              aria-label={t('table.deleteOf', { title })}
-            >
-              {t('table.delete')}
-            </button>
-          </>
+        <button
+          type="button"
+          disabled={!can.allowed}
+          title={can.reason}
+          onClick={() => editRoute(route.id)}
+          aria-label={t('table.editOf', { title })}
+        >
+          {t('table.edit')}
+        </button>
+        <button
+          type="button"
+          className="danger-outline"
+          disabled={!can.allowed}
+          title={can.reason}
+          aria-haspopup="dialog"
+          onClick={() => setConfirmDelete(true)}
+          aria-label={t('table.deleteOf', { title })}
+        >
+          {t('table.delete')}
+        </button>
+        {confirmDelete && (
+          <ConfirmDialog
+            title={t('table.deleteTitle', { title })}
+            body={t('table.deleteBody', { name })}
+            confirmLabel={t('table.delete')}
+            cancelLabel={t('table.keep')}
+            busy={pending}
+            onConfirm={() => perform(remove)}
+            onCancel={() => setConfirmDelete(false)}
+            fallback={() => document.getElementById('routes-title')}
+          />
         )}
       </td>
     </tr>

@@ -29,6 +29,19 @@ async function openRoutes(api: FakeApi, language: 'en' | 'fr' = 'en') {
 
 const shop = appView('shop-staging', 'Up');
 
+/** The page's own "Discard changes?" dialog: what it asks, then the answer clicked. */
+async function answerDiscard(
+  user: ReturnType<typeof userEvent.setup>,
+  answer: string,
+  title = 'Discard changes?',
+) {
+  const dialog = await screen.findByRole('alertdialog', { name: title });
+  const asked = document.getElementById(dialog.getAttribute('aria-describedby')!)?.textContent;
+  await user.click(within(dialog).getByRole('button', { name: answer }));
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  return asked;
+}
+
 describe('the route editor dialog', () => {
   it('opens with focus inside, closes on Escape and gives focus back to the row’s button', async () => {
     const api = fakeApi({ apps: [shop] });
@@ -60,7 +73,7 @@ describe('the route editor dialog', () => {
   });
 
   it('asks before unsaved changes are lost: Escape, Cancel, another view, leaving the page', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = vi.spyOn(window, 'confirm');
     const api = fakeApi({ apps: [shop] });
     const { user } = await openRoutes(api);
     const edit = screen.getByRole('button', { name: 'Edit the route of shop-staging' });
@@ -68,23 +81,41 @@ describe('the route editor dialog', () => {
     const f = within(screen.getByRole('dialog'));
     await user.type(f.getByLabelText('Label'), 'shop');
     await user.keyboard('{Escape}');
-    expect(confirm).toHaveBeenLastCalledWith('Leave this route without saving your changes?');
+    // Keep editing has the focus: Enter keeps the edit.
+    const asked = await screen.findByRole('alertdialog', { name: 'Discard changes?' });
+    expect(document.activeElement).toBe(within(asked).getByRole('button', { name: 'Keep editing' }));
+    expect(await answerDiscard(user, 'Keep editing')).toBe('Leave this route without saving your changes?');
     expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(f.getByLabelText('Label')).toHaveProperty('value', 'shop');
+    expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
     await user.click(f.getByRole('button', { name: 'Cancel' }));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    await answerDiscard(user, 'Keep editing');
     expect(screen.getByRole('dialog')).toBeTruthy();
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
     expect(unload.defaultPrevented).toBe(true);
     // Another view (the store's setView, as the navigation calls it) asks too, and stays when refused.
     await user.click(screen.getByRole('link', { name: /^Settings/ }));
-    expect(confirm).toHaveBeenCalledTimes(3);
+    await answerDiscard(user, 'Keep editing');
     expect(screen.getByRole('dialog')).toBeTruthy();
-    confirm.mockReturnValue(true);
+    expect(screen.getByRole('heading', { level: 1, name: 'Routes' })).toBeTruthy();
     await user.click(f.getByRole('button', { name: 'Close' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await answerDiscard(user, 'Discard');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(document.activeElement).toBe(edit);
     expect(api.calls.some((c) => c.name === 'updateRoute')).toBe(false);
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('goes to the other view once Discard is answered', async () => {
+    const api = fakeApi({ apps: [shop] });
+    const { user } = await openRoutes(api);
+    await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Label'), 'x');
+    await user.click(screen.getByRole('link', { name: /^Settings/ }));
+    await answerDiscard(user, 'Discard');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('says a bad range once, on the range as labelled, quoting the entry', async () => {
@@ -217,10 +248,11 @@ describe('the editors in French', () => {
     expect(
       f.getByText('Délai de grâce : 0,5 minute, c’est trop court ; le minimum est 1 minute.'),
     ).toBeTruthy();
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     await user.keyboard('{Escape}');
-    expect(confirm).toHaveBeenCalledWith('Quitter cette route sans enregistrer vos modifications ?');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await answerDiscard(user, 'Abandonner', 'Abandonner les modifications ?')).toBe(
+      'Quitter cette route sans enregistrer vos modifications ?',
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(document.activeElement).toBe(open);
   });
 
@@ -238,9 +270,9 @@ describe('the editors in French', () => {
     expect(
       f.getByText('Groupe : {3} ne peut pas être rempli, le motif a 2 jokers ; utilisez {name}, {1}…{2}.'),
     ).toBeTruthy();
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await answerDiscard(user, 'Abandonner', 'Abandonner les modifications ?');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(document.activeElement).toBe(open);
   });
 });
@@ -257,13 +289,13 @@ describe('the rule editor dialog', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(confirm).not.toHaveBeenCalled();
-    expect(document.activeElement).toBe(open);
+    // The close is answered after the question (none here): focus comes back with the unmount's effects.
+    await waitFor(() => expect(document.activeElement).toBe(open));
   });
 });
 
 describe('Back with unsaved changes', () => {
-  it('asks, and puts the address back when refused', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+  it('asks, puts the address back while asked and when refused, and goes Back once Discard is answered', async () => {
     const api = fakeApi({ apps: [shop] });
     const { user } = await openRoutes(api);
     await user.click(screen.getByRole('button', { name: 'Edit the route of shop-staging' }));
@@ -271,8 +303,15 @@ describe('Back with unsaved changes', () => {
     await user.type(within(screen.getByRole('dialog')).getByLabelText('Label'), 'x');
     window.history.replaceState(null, '', '#/routes');
     window.dispatchEvent(new PopStateEvent('popstate'));
-    expect(confirm).toHaveBeenCalledWith('Leave this route without saving your changes?');
+    await screen.findByRole('alertdialog', { name: 'Discard changes?' });
+    expect(window.location.hash).toBe('#/routes/route_shop-staging');
+    expect(await answerDiscard(user, 'Keep editing')).toBe('Leave this route without saving your changes?');
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(window.location.hash).toBe('#/routes/route_shop-staging');
+    window.history.replaceState(null, '', '#/routes');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    await answerDiscard(user, 'Discard');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(window.location.hash).toBe('#/routes');
   });
 });

@@ -27,6 +27,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
   const { t } = useTranslation(['routes', 'validation']);
   const api = useApi();
   const rules = useDashboard((s) => s.rules);
+  const perform = useDashboard((s) => s.perform);
   const createRule = useDashboard((s) => s.createRule);
   const updateRule = useDashboard((s) => s.updateRule);
   const [initial] = useState<RuleDraft>(() =>
@@ -50,9 +51,10 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone: () => 
   });
   const { id, problems, err, described, text } = form;
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  const close = () => {
-    if (confirmLeave()) onDone();
-  };
+  const close = () =>
+    perform(async () => {
+      if (await confirmLeave()) onDone();
+    });
 
   useEffect(() => {
     api.listOwners().then(setOwners, () => setOwners([]));

@@ -14,7 +14,7 @@ import { errorText } from '../../lib/errors.ts';
 import { fullTime } from '../../lib/format.ts';
 import { useAccess } from '../../store/access.tsx';
 import { useApi, useDashboard } from '../../store/context.tsx';
-import { ModalDialog } from '../common/ModalDialog.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 const EXPIRIES = [0, 7, 30, 90, 365] as const;
 
@@ -269,7 +269,6 @@ function ConfirmRevoke({
   close: () => void;
 }) {
   const { t } = useTranslation(['settings', 'common']);
-  const id = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const act = () => {
@@ -280,29 +279,16 @@ function ConfirmRevoke({
     });
   };
   return (
-    <ModalDialog
-      role="alertdialog"
-      labelledBy={`${id}-title`}
-      describedBy={`${id}-body`}
-      className="card kill-confirm"
-      layerClassName="overlay"
-      onRequestClose={close}
-    >
-      <h2 id={`${id}-title`}>{t('tokens.revokeTitle', { name })}</h2>
-      <p id={`${id}-body`}>{t('tokens.revokeBody', { name })}</p>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" onClick={close}>
-          {t('common:buttons.cancel')}
-        </button>
-        <button data-autofocus type="button" className="danger" disabled={busy} onClick={act}>
-          {t('tokens.revoke')}
-        </button>
-      </div>
-    </ModalDialog>
+    <ConfirmDialog
+      title={t('tokens.revokeTitle', { name })}
+      body={t('tokens.revokeBody', { name })}
+      confirmLabel={t('tokens.revoke')}
+      cancelLabel={t('common:buttons.cancel')}
+      focus="confirm"
+      busy={busy}
+      error={error}
+      onConfirm={act}
+      onCancel={close}
+    />
   );
 }

@@ -235,7 +235,7 @@ describe('the app details', () => {
     const user = userEvent.setup();
     render(<App api={api} />);
     await screen.findByRole('table', { name: 'Managed apps' });
-    await user.click(screen.getByRole('button', { name: 'api-sandbox' }));
+    await user.click(screen.getByRole('link', { name: 'api-sandbox' }));
     expect(await screen.findByText('usually 45 s, at worst 1 min 10 s (last 3)')).toBeTruthy();
     expect(screen.getByText('none yet')).toBeTruthy();
   });

@@ -89,35 +89,44 @@ describe('the language switch', () => {
 
 describe('unsaved changes in Settings', () => {
   it('asks before leaving a form with unsaved changes, and stays when told to', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = vi.spyOn(window, 'confirm');
     const { user } = await openSettings(fakeApi({ apps: [appView('shop', 'Up')] }));
     // A clean form lets the view change without asking.
     await user.click(within(header()).getByRole('link', { name: /^History/ }));
-    expect(confirm).not.toHaveBeenCalled();
+    await screen.findByRole('heading', { level: 1, name: 'History' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     await user.click(within(header()).getByRole('link', { name: /^Settings/ }));
     const interval = await screen.findByLabelText('Job interval');
     await user.clear(interval);
     await user.type(interval, '45');
-    await user.click(within(header()).getByRole('link', { name: /^Apps/ }));
-    expect(confirm).toHaveBeenCalledWith(
+    const apps = within(header()).getByRole('link', { name: /^Apps/ });
+    await user.click(apps);
+    const asked = await screen.findByRole('alertdialog', { name: 'Discard changes?' });
+    expect(asked.textContent).toContain(
       'Your changes to “Paces and timeouts” are not saved. Leave without saving them?',
     );
+    await user.click(within(asked).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
-    confirm.mockReturnValue(true);
-    await user.click(within(header()).getByRole('link', { name: /^Apps/ }));
+    expect(screen.getByLabelText('Job interval')).toHaveProperty('value', '45');
+    expect(document.activeElement).toBe(apps);
+    await user.click(apps);
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Discard' }));
     expect(await screen.findByRole('table', { name: /./ })).toBeTruthy();
+    expect(confirm).not.toHaveBeenCalled();
   });
 
   it('asks in French, naming the form', async () => {
     await i18n.changeLanguage('fr');
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const user = userEvent.setup();
     render(<App api={fakeApi()} />);
     await user.click(await screen.findByRole('link', { name: /^Paramètres/ }));
     await user.click(await screen.findByRole('button', { name: 'Ajouter un webhook' }));
     await user.click(within(header()).getByRole('link', { name: /^Historique/ }));
-    expect(confirm).toHaveBeenCalledWith(
+    const asked = await screen.findByRole('alertdialog', { name: 'Abandonner les modifications ?' });
+    expect(asked.textContent).toContain(
       'Vos modifications de « Alertes d’équipe » ne sont pas enregistrées. Partir sans les enregistrer ?',
     );
+    expect(within(asked).getByRole('button', { name: 'Continuer la saisie' })).toBe(document.activeElement);
   });
 });

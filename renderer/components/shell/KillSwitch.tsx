@@ -3,11 +3,11 @@
  * confirmation that says what it does. While on, the engine puts no app to sleep (main/engine/
  * decide-sleep.ts `sleepBlocker`, and an unanswered stop is not sent again); wakes still happen.
  */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../store/access.tsx';
 import { useApi, useDashboard } from '../../store/context.tsx';
-import { ModalDialog } from '../common/ModalDialog.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { useConsoleState } from '../settings/TeamServer.tsx';
 
 export function KillSwitchButton() {
@@ -43,7 +43,6 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
   const api = useApi();
   const team = useConsoleState();
   const shared = team?.mode === 'team' ? team.host : (api.serverHost ?? null);
-  const id = useId();
   const [busy, setBusy] = useState(false);
   const act = async () => {
     setBusy(true);
@@ -52,34 +51,22 @@ function Confirm({ on, close }: { on: boolean; close: () => void }) {
     close();
   };
   return (
-    <ModalDialog
-      role="alertdialog"
-      labelledBy={`${id}-title`}
-      describedBy={`${id}-body`}
-      className="card kill-confirm"
-      layerClassName="overlay"
-      onRequestClose={close}
-    >
-      <h2 id={`${id}-title`}>{on ? t('kill.confirmOffTitle') : t('kill.confirmOnTitle')}</h2>
-      <div id={`${id}-body`}>
-        <p>{on ? t('kill.confirmOffBody') : t('kill.confirmOnBody')}</p>
-        {on && dryRun && <p>{t('kill.confirmOffDryRun')}</p>}
-        {shared && <p className="warn">{t('kill.shared', { host: shared })}</p>}
-      </div>
-      <div className="form-actions">
-        <button type="button" onClick={close}>
-          {t('kill.cancel')}
-        </button>
-        <button
-          data-autofocus
-          type="button"
-          className={on ? 'primary' : 'danger'}
-          disabled={busy}
-          onClick={() => perform(act)}
-        >
-          {on ? t('kill.turnOff') : t('kill.turnOn')}
-        </button>
-      </div>
-    </ModalDialog>
+    <ConfirmDialog
+      title={on ? t('kill.confirmOffTitle') : t('kill.confirmOnTitle')}
+      body={
+        <>
+          <p>{on ? t('kill.confirmOffBody') : t('kill.confirmOnBody')}</p>
+          {on && dryRun && <p>{t('kill.confirmOffDryRun')}</p>}
+          {shared && <p className="warn">{t('kill.shared', { host: shared })}</p>}
+        </>
+      }
+      confirmLabel={on ? t('kill.turnOff') : t('kill.turnOn')}
+      cancelLabel={t('kill.cancel')}
+      tone={on ? 'primary' : 'danger'}
+      focus="confirm"
+      busy={busy}
+      onConfirm={() => perform(act)}
+      onCancel={close}
+    />
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { shownToasts } from '../../lib/toasts.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { AppsView } from '../apps/AppsView.tsx';
+import { DiscardDialog } from '../common/DiscardDialog.tsx';
 import { CloseIcon } from '../common/icons.tsx';
 import { Banners } from './Banners.tsx';
 import { Header } from './ShellHeader.tsx';
@@ -106,6 +107,7 @@ export function Shell() {
         </Suspense>
       )}
       <Toasts />
+      <DiscardDialog />
     </div>
   );
 }

@@ -93,6 +93,10 @@ export const apps = {
     keep_one: 'Keep {{count, number}} awake',
     keep_other: 'Keep {{count, number}} awake',
     disableConfirm: 'Disable the reaper for {{count, number}}',
+    disableTitle_one: 'Disable the reaper for {{count, number}} app?',
+    disableTitle_other: 'Disable the reaper for {{count, number}} apps?',
+    disableBody:
+      'Their routes are switched off and they are released at once: those asleep are started first, so none is left asleep.',
     disable: 'Disable {{count, number}}…',
     clear: 'Clear the selection',
     actions: { reset: 'Reset', wake: 'Wake', keepAwake: 'Keep awake', release: 'Disable' },

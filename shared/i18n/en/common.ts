@@ -38,6 +38,10 @@ export const common = {
     reconnecting: 'Reconnecting…',
     unauthorized: 'Token refused',
   },
+  /** The question before a form with unsaved changes is left (its body is the form's own). */
+  discard: {
+    title: 'Discard changes?',
+  },
   /** Generic buttons and their busy forms. */
   buttons: {
     save: 'Save',
@@ -63,7 +67,7 @@ export const common = {
     copy: 'Copy',
     show: 'Show',
     hide: 'Hide',
-    discard: 'Discard changes',
+    discard: 'Discard',
     keepEditing: 'Keep editing',
   },
   /** What acts on an app, idle and busy. */

@@ -27,6 +27,9 @@ export const routes = {
     editOf: 'Edit the route of {{title}}',
     delete: 'Delete',
     deleteOf: 'Delete the route of {{title}}',
+    deleteTitle: 'Delete the route of {{title}}?',
+    deleteBody:
+      'Unless another route or a rule still covers it, {{name}} is released after the release delay: started if asleep, then left alone.',
     keep: 'Keep',
     failed: '{{title}}: {{error}}',
     none: '—',

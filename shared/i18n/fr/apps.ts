@@ -97,6 +97,10 @@ export const apps: Messages<typeof en> = {
     keep_one: 'Maintenir {{count, number}} éveillée',
     keep_other: 'Maintenir {{count, number}} éveillées',
     disableConfirm: 'Désactiver le reaper pour {{count, number}}',
+    disableTitle_one: 'Désactiver le reaper pour {{count, number}} application ?',
+    disableTitle_other: 'Désactiver le reaper pour {{count, number}} applications ?',
+    disableBody:
+      'Leurs routes sont désactivées et elles sont libérées aussitôt : celles qui dorment sont d’abord démarrées, aucune n’est laissée endormie.',
     disable: 'Désactiver {{count, number}}…',
     clear: 'Vider la sélection',
     actions: {

@@ -37,6 +37,10 @@ export const common: Messages<typeof en> = {
     reconnecting: 'Reconnexion…',
     unauthorized: 'Jeton refusé',
   },
+  /** The question before a form with unsaved changes is left (its body is the form's own). */
+  discard: {
+    title: 'Abandonner les modifications ?',
+  },
   buttons: {
     save: 'Enregistrer',
     saving: 'Enregistrement…',
@@ -61,7 +65,7 @@ export const common: Messages<typeof en> = {
     copy: 'Copier',
     show: 'Afficher',
     hide: 'Masquer',
-    discard: 'Abandonner les modifications',
+    discard: 'Abandonner',
     keepEditing: 'Continuer la saisie',
   },
   actions: {

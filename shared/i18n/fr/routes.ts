@@ -29,6 +29,9 @@ export const routes: Messages<typeof en> = {
     editOf: 'Modifier la route de {{title}}',
     delete: 'Supprimer',
     deleteOf: 'Supprimer la route de {{title}}',
+    deleteTitle: 'Supprimer la route de {{title}} ?',
+    deleteBody:
+      'Sauf si une autre route ou une règle la couvre encore, {{name}} est libérée après le délai de libération : démarrée si elle dort, puis laissée telle quelle.',
     keep: 'Garder',
     failed: '{{title}} : {{error}}',
     none: '—',
