@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
   type CallName,
@@ -21,6 +22,7 @@ import {
   parseJsonBody,
   type ReaperEvent,
   type ReaperListener,
+  type Snapshot,
 } from '../../shared/api.ts';
 import { ERROR_STATUS, toErrorBody } from '../../shared/api-errors.ts';
 import {
@@ -42,6 +44,7 @@ import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
 import { methodNotAllowed, sendError, sendJson, streamExport } from './answers.ts';
 import { type Auditor, audited, eventForViewer, forViewer } from './audited.ts';
+import { firstPage } from './first-page.ts';
 import { Gate } from './gate.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 
@@ -68,6 +71,8 @@ export interface HttpServerOptions {
   port: number;
   /** The built dashboard; null serves the API alone. */
   staticDir: string | null;
+  /** The built server render of its first screen; default: out/renderer-ssr/ssr.js beside staticDir. */
+  firstScreenEntry?: string;
   /** Real time between two heartbeats of the event stream. */
   heartbeatMs?: number;
   /**
@@ -117,6 +122,17 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const gate = options.gate ?? new Gate({ bootstrap: token, ...(log ? { log } : {}) });
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
+  // A signed-in browser's page comes with its first screen in it (first-page.ts).
+  const staticDir = options.staticDir;
+  const servePage = staticDir
+    ? firstPage({
+        page: join(staticDir, 'index.html'),
+        entry: options.firstScreenEntry ?? join(staticDir, '..', 'renderer-ssr', 'ssr.js'),
+        gate,
+        snapshot: async () => (await backend.call('snapshot', {})) as Snapshot,
+        ...(log ? { log } : {}),
+      })
+    : null;
 
   const server = createServer((req, res) => {
     // Routed (and checked) by Host: a request naming two is refused before either is read.
@@ -172,6 +188,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     const path = url.pathname;
     const metrics = path === METRICS_PATH && backend.metricsText !== undefined;
     if (!metrics && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+      if ((path === '/' || path === '/index.html') && (await servePage?.(req, res))) return;
       await serveStatic(req, res, path, options.staticDir);
       return;
     }

@@ -41,6 +41,8 @@ interface Started {
 export function startEarlyRequests(
   win: Window,
   doFetch: typeof fetch = fetch.bind(globalThis),
+  /** False: the page carries the snapshot (its server-rendered first screen): it is not asked for. */
+  withSnapshot = true,
 ): EarlyRequests | null {
   if (win.reaper) return null;
   const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
@@ -59,9 +61,9 @@ export function startEarlyRequests(
     return { response, abort };
   };
   const pending = new Map<string, Started>([[EVENTS_PATH, start(EVENTS_PATH, 'text/event-stream')]]);
-  let snapshot: Promise<Snapshot | null> | null = decodeSnapshot(
-    start(SNAPSHOT_BY_APP_PATH, 'application/json').response,
-  );
+  let snapshot: Promise<Snapshot | null> | null = withSnapshot
+    ? decodeSnapshot(start(SNAPSHOT_BY_APP_PATH, 'application/json').response)
+    : null;
   const handOver: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();
