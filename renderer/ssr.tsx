@@ -25,7 +25,7 @@ export async function renderFirstScreen(data: FirstScreenData): Promise<string> 
   await loadLanguage(data.language);
   const snapshot = snapshotFromForm(data.snapshot);
   const initial = {
-    http: createHttpClient({ baseUrl: '', fetch: noFetch }),
+    http: createHttpClient({ baseUrl: `http://${data.host}`, fetch: noFetch }),
     session: new Promise<never>(() => undefined),
   };
   // From here to the end of the render nothing awaits: another request's render cannot come between

@@ -27,6 +27,11 @@ export interface FirstScreenData {
   locale: string;
   /** The time zone the times were written in. */
   zone: string;
+  /**
+   * The server's host as the request named it (Host): the header says "the reaper at <host>", as the
+   * page says it from its own address (the same, as a browser names it).
+   */
+  host: string;
 }
 
 /** What main/ calls in the built server entry (out/renderer-ssr). */

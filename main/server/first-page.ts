@@ -65,11 +65,18 @@ function zoneOf(given: string | null): string {
 }
 
 /** The language, locale and zone the first screen is written in, as the page would pick them. */
-export function viewerOf(req: IncomingMessage): Pick<FirstScreenData, 'language' | 'locale' | 'zone'> {
+export function viewerOf(
+  req: IncomingMessage,
+): Pick<FirstScreenData, 'language' | 'locale' | 'zone' | 'host'> {
   const tags = acceptLanguageTags(String(req.headers['accept-language'] ?? ''));
   const chosen = cookieValue(req, LANGUAGE_COOKIE);
   const language = pickLanguage(tags, isLanguage(chosen) ? chosen : undefined);
-  return { language, locale: localeFor(language, tags), zone: zoneOf(cookieValue(req, ZONE_COOKIE)) };
+  return {
+    language,
+    locale: localeFor(language, tags),
+    zone: zoneOf(cookieValue(req, ZONE_COOKIE)),
+    host: String(req.headers.host ?? ''),
+  };
 }
 
 /** The page with the first screen and its data put in. */
