@@ -18,8 +18,8 @@ import './styles.css';
 // The rows come first in the page, its data block after them (this script may run before it is parsed).
 const rendered = !window.reaper && !splitToken(location.hash).token && !!document.getElementById('root')?.firstChild;
 if (!window.reaper) keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-const early = startEarlyRequests(window, undefined, !rendered);
 const first = rendered ? await readFirstScreen() : null;
+const early = startEarlyRequests(window, undefined, first ? first.snapshot.seq : null);
 // The same module boot.tsx loads (renderer/i18n.ts): fetched once, started now.
 const catalogue = loadCatalogue(first?.language ?? startingLanguage());
 // This script is `async` (it does not wait for the stylesheet): the dashboard is rendered once the

@@ -12,6 +12,12 @@ import type { SnapshotByApp } from './snapshot-form.ts';
 /** The id of the data block in the page. */
 export const FIRST_SCREEN_ID = 'reaper-first-screen';
 
+/**
+ * `GET /api/events?after=<seq>`: the stream starts with the events after that snapshot's (the page's
+ * own, taken before the stream opened), so that the page does not ask for a snapshot again.
+ */
+export const EVENTS_AFTER_PARAM = 'after';
+
 /** The cookie the dashboard keeps the language chosen in Settings in, for the server's render. */
 export const LANGUAGE_COOKIE = 'reaper_language';
 /** The cookie the dashboard keeps the browser's time zone in, for the server's render. */
