@@ -73,8 +73,6 @@ export interface HttpServerOptions {
   port: number;
   /** The built dashboard; null serves the API alone. */
   staticDir: string | null;
-  /** The built server render of its first screen; default: out/renderer-ssr/ssr.js beside staticDir. */
-  firstScreenEntry?: string;
   /** Real time between two heartbeats of the event stream. */
   heartbeatMs?: number;
   /**
@@ -131,7 +129,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const servePage = staticDir
     ? firstPage({
         page: join(staticDir, 'index.html'),
-        entry: options.firstScreenEntry ?? join(staticDir, '..', 'renderer-ssr', 'ssr.js'),
+        // Built beside it (out/renderer-ssr, vite.config.ts).
+        entry: join(staticDir, '..', 'renderer-ssr', 'ssr.js'),
         gate,
         snapshot: async () => (await backend.call('snapshot', {})) as Snapshot,
         ...(log ? { log } : {}),
