@@ -16,7 +16,8 @@ import { keepForServer, startingLanguage } from './lib/language-choice.ts';
 import './styles.css';
 
 // The rows come first in the page, its data block after them (this script may run before it is parsed).
-const rendered = !window.reaper && !splitToken(location.hash).token && !!document.getElementById('root')?.firstChild;
+const rendered =
+  !window.reaper && !splitToken(location.hash).token && !!document.getElementById('root')?.firstChild;
 if (!window.reaper) keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 const first = rendered ? await readFirstScreen() : null;
 const early = startEarlyRequests(window, undefined, first ? first.snapshot.seq : null);

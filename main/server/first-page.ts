@@ -133,7 +133,10 @@ export function firstPage(options: FirstPageOptions) {
       const data: FirstScreenData = { snapshot: snapshotByApp(shown), session, ...viewerOf(req) };
       html = pageWith(await page(), data, await render.renderFirstScreen(data));
     } catch (error) {
-      log?.('error', `the first screen could not be rendered (the page is served without it): ${describeError(error, { stack: true })}`);
+      log?.(
+        'error',
+        `the first screen could not be rendered (the page is served without it): ${describeError(error, { stack: true })}`,
+      );
       return false;
     }
     const body = Buffer.from(html);

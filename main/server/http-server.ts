@@ -315,7 +315,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   }
 
   /** Server-sent events: a `clock` heartbeat at once and every heartbeatMs, then every ReaperEvent. */
-  function openStream(req: IncomingMessage, res: ServerResponse, viewer: boolean, after: number | null): void {
+  function openStream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    viewer: boolean,
+    after: number | null,
+  ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store, no-transform',

@@ -378,7 +378,11 @@ export function createDashboardStore(api: DashboardApi, first?: Snapshot): Store
           const apps = state.apps;
           const selectedAppId = get().selectedAppId;
           const first = get().phase !== 'ready';
-          set({ ...state, loadError: null, selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null });
+          set({
+            ...state,
+            loadError: null,
+            selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
+          });
           apply(later);
           // A link to an app this reaper does not manage (another reaper's, or released since).
           if (first && selectedAppId && !apps[selectedAppId] && !get().apps[selectedAppId]) {
