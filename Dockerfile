@@ -25,6 +25,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY main ./main
 COPY shared ./shared
 COPY --from=build /app/out/renderer ./out/renderer
+# The first screen rendered by the server for a signed-in browser (issue 26), built beside it.
+COPY --from=build /app/out/renderer-ssr ./out/renderer-ssr
 # The data folder (token, settings, SQLite) belongs to the unprivileged user the image provides.
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 USER node

@@ -96,10 +96,40 @@ export const chunks = {
   groups: [{ name: 'boot', test: (id: string) => bootModules.has(id) }],
 };
 
+/** The client's plugins that read or shape its own bundle: not the server entry's build. */
+const clientOnly = (plugin: Plugin): Plugin => ({
+  ...plugin,
+  applyToEnvironment: (environment) => environment.name === 'client',
+});
+
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react(), cspInBuildOnly, bundleGraph, preloadBoot],
+  plugins: [react(), cspInBuildOnly, clientOnly(bundleGraph), clientOnly(preloadBoot)],
+  // `vite build` builds both environments: the page (client) and the first screen's server render.
+  builder: {},
+  environments: {
+    /**
+     * renderer/ssr.tsx to out/renderer-ssr/ssr.js: the first screen rendered by the headless server
+     * for a signed-in browser (issue 26), from the same components. Self-contained (React DOM's
+     * server renderer, i18next and the catalogues bundled in): main/ imports this one file, never
+     * renderer/ source.
+     */
+    ssr: {
+      resolve: { noExternal: true },
+      // process.env.NODE_ENV written in at build time: React's production server renderer only.
+      keepProcessEnv: false,
+      build: {
+        outDir: '../out/renderer-ssr',
+        emptyOutDir: true,
+        target: 'node24',
+        sourcemap: true,
+        ssr: 'ssr.tsx',
+        copyPublicDir: false,
+        rolldownOptions: { output: { entryFileNames: 'ssr.js', codeSplitting: false } },
+      },
+    },
+  },
   build: {
     outDir: '../out/renderer',
     emptyOutDir: true,

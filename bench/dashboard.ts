@@ -43,8 +43,10 @@ import { get as httpGet } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { MARK_BUNDLE_RAN, MARK_SNAPSHOT_DECODED } from '../renderer/lib/first-screen-marks.ts';
+import { MARK_BUNDLE_RAN, MARK_HYDRATED, MARK_SNAPSHOT_DECODED } from '../renderer/lib/first-screen-marks.ts';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
+import { ZONE_COOKIE } from '../shared/first-screen.ts';
+import { SESSION_COOKIE } from '../shared/people.ts';
 import { SseParser } from '../shared/sse.ts';
 import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
 import { round } from './stats.ts';
@@ -205,12 +207,40 @@ async function clockOffset(page: Page): Promise<{ offset: number; roundTrip: num
   return { offset: round(best.offset, 2), roundTrip: round(best.roundTrip, 2) };
 }
 
-/** A fresh context and page on the dashboard, once its table has rendered. */
-export async function openDashboard(browser: Browser, fleet: Fleet) {
+/**
+ * A session cookie for the fleet's server (the token exchanged once, as the token screen does): a
+ * signed-in browser's new context carries it, and its GET / comes with the rows rendered by the
+ * server (issue 26).
+ */
+async function sessionCookie(fleet: Fleet): Promise<string> {
+  const res = await fetch(`${fleet.origin}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: fleet.token }),
+  });
+  if (!res.ok) throw new Error(`sign-in: HTTP ${res.status}`);
+  const value = /^[^=]+=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (!value) throw new Error('sign-in: no session cookie');
+  return value;
+}
+
+/**
+ * A fresh context and page on the dashboard, once its table has rendered. With `session`: a browser
+ * signed in before (its session cookie, and the zone cookie its first visit left), at the page's
+ * address without a token.
+ */
+export async function openDashboard(browser: Browser, fleet: Fleet, session: string | null = null) {
   const context = await browser.newContext({ viewport: VIEWPORT });
+  if (session) {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    await context.addCookies([
+      { name: SESSION_COOKIE, value: session, url: fleet.origin },
+      { name: ZONE_COOKIE, value: encodeURIComponent(zone), url: fleet.origin },
+    ]);
+  }
   const page = await context.newPage();
   await page.addInitScript({ content: pageScript(fleet.apps) });
-  await page.goto(fleet.dashboardUrl);
+  await page.goto(session ? `${fleet.origin}/` : fleet.dashboardUrl);
   await page.waitForFunction(
     () => (globalThis as unknown as InPage).__bench.firstPainted !== null,
     undefined,
@@ -236,6 +266,8 @@ interface Load {
   /** The page's marks (renderer/api/early.ts), null in a tree without them: the snapshot decoded, the bundle run. */
   snapshotDecoded: number | null;
   bundleRan: number | null;
+  /** The server-rendered first screen hydrated (its controls answer from then on); null otherwise. */
+  hydrated: number | null;
 }
 
 /** What the page measured of its load, once its table has rendered. */
@@ -255,6 +287,7 @@ async function loadOf(page: Page): Promise<Load> {
     return {
       snapshotDecoded: mark(${JSON.stringify(MARK_SNAPSHOT_DECODED)}),
       bundleRan: mark(${JSON.stringify(MARK_BUNDLE_RAN)}),
+      hydrated: mark(${JSON.stringify(MARK_HYDRATED)}),
       rows: window.__bench.firstRows,
       painted: window.__bench.firstPainted,
       domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
@@ -272,17 +305,25 @@ async function loadOf(page: Page): Promise<Load> {
  * a) First render, `runs` loads after a warm-up one. `cold`: each in a fresh browser context (a new
  * renderer process, nothing cached: a first visit). `reload`: the page reloaded in an open tab with
  * the HTTP cache disabled (the process and V8's code cache warm, every byte fetched again).
+ * `signed-in`: each in a fresh context of a browser signed in before (its session cookie): the rows
+ * come in the page's HTML (issue 26); also reported, when the page is interactive (hydrated).
  */
 export async function firstRender(
   browser: Browser,
   fleet: Fleet,
   runs: number,
-  mode: 'cold' | 'reload' = 'cold',
+  mode: 'cold' | 'reload' | 'signed-in' = 'cold',
 ): Promise<DashboardResult> {
   const loads: Load[] = [];
-  if (mode === 'cold') {
+  if (mode !== 'reload') {
+    const session = mode === 'signed-in' ? await sessionCookie(fleet) : null;
     for (let i = 0; i <= runs; i++) {
-      const { context, page } = await openDashboard(browser, fleet);
+      const { context, page } = await openDashboard(browser, fleet, session);
+      if (session) {
+        await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, MARK_HYDRATED, {
+          timeout: 60_000,
+        });
+      }
       const load = await loadOf(page);
       await context.close();
       if (i > 0) loads.push(load);
@@ -301,7 +342,13 @@ export async function firstRender(
   }
   const rows = quantiles(loads.map((l) => l.rows));
   return {
-    name: `dashboard first render, ${fleet.apps} apps, ${mode === 'cold' ? 'new browser context' : 'reload in an open tab, HTTP cache off'}`,
+    name: `dashboard first render, ${fleet.apps} apps, ${
+      {
+        cold: 'new browser context',
+        'signed-in': 'new browser context, signed in (rows rendered by the server)',
+        reload: 'reload in an open tab, HTTP cache off',
+      }[mode]
+    }`,
     unit: 'ms since navigation start',
     median: rows.median,
     worst: rows.worst,
@@ -316,6 +363,9 @@ export async function firstRender(
       loads.flatMap((l) => (l.snapshotDecoded === null ? [] : [l.snapshotDecoded])),
     ).median,
     bundleRanMedian: quantiles(loads.flatMap((l) => (l.bundleRan === null ? [] : [l.bundleRan]))).median,
+    // When the page answers a click (hydrated): NaN (null) but in signed-in mode.
+    hydratedMedian: quantiles(loads.flatMap((l) => (l.hydrated === null ? [] : [l.hydrated]))).median,
+    hydratedWorst: quantiles(loads.flatMap((l) => (l.hydrated === null ? [] : [l.hydrated]))).worst,
     runs: loads.map((l) => round(l.rows, 1)),
     ...(mode === 'cold' ? { wire: await wireBytes(fleet, loads[0]!) } : {}),
   };
@@ -571,7 +621,7 @@ export async function dashboardBench(options: DashboardOptions = {}): Promise<Da
           await withFleet(
             apps,
             async (fleet) => {
-              for (const mode of ['cold', 'reload'] as const) {
+              for (const mode of ['cold', 'signed-in', 'reload'] as const) {
                 const r = await firstRender(browser, fleet, runs, mode);
                 note(before ? { ...r, tree: tree === ROOT ? 'this tree' : tree, round, load: loadavg() } : r);
               }

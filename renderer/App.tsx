@@ -1,5 +1,6 @@
 /** The dashboard: picks its API (IPC bridge or HTTP), builds the store, and shows the shell. */
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { Snapshot } from '../shared/api.ts';
 import type { SessionInfo } from '../shared/people.ts';
 import type { DashboardApi } from './api/dashboard-api.ts';
 import type { Picked } from './api/pick-api.ts';
@@ -13,8 +14,17 @@ import { type Access, AccessProvider, accessOfConsole } from './store/access.tsx
 import { DashboardProvider } from './store/context.tsx';
 import { createDashboardStore } from './store/dashboard-store.ts';
 
-export function App({ api, onUnauthorized }: { api: DashboardApi; onUnauthorized?: () => void }) {
-  const store = useMemo(() => createDashboardStore(api), [api]);
+export function App({
+  api,
+  onUnauthorized,
+  first,
+}: {
+  api: DashboardApi;
+  onUnauthorized?: () => void;
+  /** The snapshot of the page's server-rendered first screen (renderer/ssr.tsx), to hydrate with. */
+  first?: Snapshot | undefined;
+}) {
+  const store = useMemo(() => createDashboardStore(api, first), [api, first]);
   // A layout effect: the snapshot and the event stream are asked for as soon as the shell is
   // committed, not after its first paint (bench/dashboard.ts: first render).
   useLayoutEffect(() => store.getState().start(), [store]);
@@ -49,10 +59,28 @@ function TeamAccess({ children }: { children: ReactNode }) {
   return <AccessProvider value={access}>{children}</AccessProvider>;
 }
 
-/** The dashboard of the desktop (its bridge) or of the headless server (HTTP, signed in). */
-export function BrowserApp({ initial }: { initial: Picked }) {
+/** What the server rendered the first screen with (renderer/ssr.tsx): the page hydrates with it. */
+export interface FirstScreen {
+  snapshot: Snapshot;
+  session: SessionInfo;
+}
+
+/**
+ * The dashboard of the desktop (its bridge) or of the headless server (HTTP, signed in). `first`:
+ * the server rendered it signed in, with that snapshot; `onHydrated` is called once it is committed.
+ */
+export function BrowserApp({
+  initial,
+  first,
+  onHydrated,
+}: {
+  initial: Picked;
+  first?: FirstScreen | undefined;
+  onHydrated?: () => void;
+}) {
+  useEffect(() => onHydrated?.(), [onHydrated]);
   if ('api' in initial) return <App api={initial.api} />;
-  return <SignedIn http={initial.http} session={initial.session} />;
+  return <SignedIn http={initial.http} session={initial.session} first={first} />;
 }
 
 type SignInState =
@@ -67,10 +95,20 @@ type SignInState =
  * while in use (expired, revoked, signed out in another tab) brings the token screen over the
  * dashboard, which stays as it was: once signed in again, what was typed is still there.
  */
-function SignedIn({ http, session }: { http: DashboardApi; session: Promise<SessionAnswer> }) {
+function SignedIn({
+  http,
+  session,
+  first,
+}: {
+  http: DashboardApi;
+  session: Promise<SessionAnswer>;
+  first?: FirstScreen | undefined;
+}) {
   const control = http.session;
   if (!control) throw new Error('the HTTP client has no session');
-  const [state, setState] = useState<SignInState>({ kind: 'checking' });
+  const [state, setState] = useState<SignInState>(() =>
+    first ? { kind: 'in', info: first.session } : { kind: 'checking' },
+  );
   const [generation, setGeneration] = useState(0);
   const current = useRef(state);
   current.current = state;
@@ -117,7 +155,12 @@ function SignedIn({ http, session }: { http: DashboardApi; session: Promise<Sess
   if (state.kind === 'out' && !state.kept) return screen(state.failure, false);
   const dashboard = (
     <AccessProvider value={access}>
-      <App key={generation} api={http} onUnauthorized={onUnauthorized} />
+      <App
+        key={generation}
+        api={http}
+        onUnauthorized={onUnauthorized}
+        first={generation === 0 ? first?.snapshot : undefined}
+      />
     </AccessProvider>
   );
   if (state.kind !== 'out') return dashboard;

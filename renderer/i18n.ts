@@ -11,7 +11,13 @@ import { initReactI18next } from 'react-i18next';
 import { loadCatalogue } from '../shared/i18n/catalogues.ts';
 import { createI18nOn } from '../shared/i18n/instance.ts';
 import { isLanguage, type Language } from '../shared/i18n/languages.ts';
-import { chosenLanguage, LANGUAGE_KEY, startingLanguage, systemLanguage } from './lib/language-choice.ts';
+import {
+  chosenLanguage,
+  keepForServer,
+  LANGUAGE_KEY,
+  startingLanguage,
+  systemLanguage,
+} from './lib/language-choice.ts';
 
 export { chosenLanguage, systemLanguage };
 
@@ -57,6 +63,9 @@ export async function chooseLanguage(choice: Language | null): Promise<void> {
     else globalThis.localStorage?.removeItem(LANGUAGE_KEY);
   } catch {
     // Storage refused: the choice lasts for this page.
+  }
+  if (globalThis.document && !globalThis.window?.reaper) {
+    keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', choice);
   }
   const language = choice ?? systemLanguage();
   await loadLanguage(language);

@@ -45,6 +45,11 @@ describe("the first screen's static imports", () => {
     expect(packages.get('zod') ?? null, `zod <- ${packages.get('zod')?.join(' <- ')}`).toBeNull();
   });
 
+  it("leave the server's renderer out (renderer/ssr.tsx and React DOM's server side: out/renderer-ssr only)", () => {
+    const server = [...packages.keys()].filter((p) => p.startsWith('react-dom/server'));
+    expect(server, server.map((p) => `${p} <- ${packages.get(p)?.join(' <- ')}`).join('\n')).toEqual([]);
+  });
+
   it('are React, zustand, i18next and the virtualiser, nothing else', () => {
     const names = new Set(
       [...packages.keys()].map((p) =>

@@ -149,6 +149,26 @@ export class Gate {
     return null;
   }
 
+  /**
+   * Who a request's session cookie is, for the page (GET /): null without a cookie, with one that is
+   * not a session (any more), or while the address is slowed down. Answers nothing and counts no
+   * failure: the page is then served as to anyone (its token screen asks).
+   */
+  async sessionOf(req: IncomingMessage): Promise<Who | null> {
+    const cookie = cookieOf(req);
+    const people = this.options.people;
+    if (cookie === null || !people || this.throttle.closed(clientAddress(req.socket)) !== null) return null;
+    const session = await people.session(cookie);
+    if (!session) return null;
+    return {
+      ...session.principal,
+      via: 'dashboard',
+      by: 'session',
+      csrf: session.csrf,
+      expiresAt: session.expiresAt,
+    };
+  }
+
   private sameOriginProblem(req: IncomingMessage, csrf: string): string | null {
     const fetchSite = req.headers['sec-fetch-site'];
     if (req.headers.origin === undefined && fetchSite !== 'same-origin')

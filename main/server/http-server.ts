@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
   type CallName,
@@ -21,6 +22,7 @@ import {
   parseJsonBody,
   type ReaperEvent,
   type ReaperListener,
+  type Snapshot,
 } from '../../shared/api.ts';
 import { ERROR_STATUS, toErrorBody } from '../../shared/api-errors.ts';
 import {
@@ -33,6 +35,7 @@ import {
   matchPath,
   successStatus,
 } from '../../shared/api-http.ts';
+import { EVENTS_AFTER_PARAM } from '../../shared/first-screen.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { PEOPLE_ROUTES } from '../../shared/people.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
@@ -42,6 +45,8 @@ import { refuse } from '../traffic/framing.ts';
 import { duplicateHost } from '../traffic/host-header.ts';
 import { methodNotAllowed, sendError, sendJson, streamExport } from './answers.ts';
 import { type Auditor, audited, eventForViewer, forViewer } from './audited.ts';
+import { EventBacklog } from './event-backlog.ts';
+import { firstPage } from './first-page.ts';
 import { Gate } from './gate.ts';
 import { SECURITY_HEADERS, serveStatic } from './static-files.ts';
 
@@ -117,6 +122,20 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   const gate = options.gate ?? new Gate({ bootstrap: token, ...(log ? { log } : {}) });
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
+  const backlog = new EventBacklog();
+  const offBacklog = backend.subscribe((event, seq) => backlog.push(event, seq));
+  // A signed-in browser's page comes with its first screen in it (first-page.ts).
+  const staticDir = options.staticDir;
+  const servePage = staticDir
+    ? firstPage({
+        page: join(staticDir, 'index.html'),
+        // Built beside it (out/renderer-ssr, vite.config.ts).
+        entry: join(staticDir, '..', 'renderer-ssr', 'ssr.js'),
+        gate,
+        snapshot: async () => (await backend.call('snapshot', {})) as Snapshot,
+        ...(log ? { log } : {}),
+      })
+    : null;
 
   const server = createServer((req, res) => {
     // Routed (and checked) by Host: a request naming two is refused before either is read.
@@ -172,6 +191,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     const path = url.pathname;
     const metrics = path === METRICS_PATH && backend.metricsText !== undefined;
     if (!metrics && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+      if ((path === '/' || path === '/index.html') && (await servePage?.(req, res))) return;
       await serveStatic(req, res, path, options.staticDir);
       return;
     }
@@ -211,7 +231,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     }
     if (path === EVENTS_PATH) {
       if (req.method !== 'GET') return methodNotAllowed(res, ['GET']);
-      openStream(req, res, who.role === 'viewer');
+      const after = url.searchParams.get(EVENTS_AFTER_PARAM);
+      openStream(req, res, who.role === 'viewer', after === null ? null : Number(after));
       return;
     }
     const matches = ROUTES.flatMap(([name, route]) => {
@@ -294,7 +315,12 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
   }
 
   /** Server-sent events: a `clock` heartbeat at once and every heartbeatMs, then every ReaperEvent. */
-  function openStream(req: IncomingMessage, res: ServerResponse, viewer: boolean): void {
+  function openStream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    viewer: boolean,
+    after: number | null,
+  ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store, no-transform',
@@ -318,6 +344,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     const timer = setInterval(heartbeat, heartbeatMs);
     timer.unref();
     heartbeat();
+    // The events since the page's own snapshot (event-backlog.ts), before any later one.
+    if (after !== null) for (const e of backlog.after(after) ?? []) send(e.event, e.seq);
     const cleanup = () => {
       off();
       clearInterval(timer);
@@ -340,6 +368,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
         // connection is closed (a browser keeps idle keep-alive connections open otherwise).
         close: () =>
           new Promise<void>((done) => {
+            offBacklog();
             for (const s of streams) s.end();
             streams.clear();
             server.close(() => done());

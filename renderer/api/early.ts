@@ -15,6 +15,7 @@
  */
 import type { Snapshot } from '../../shared/api.ts';
 import { EVENTS_PATH } from '../../shared/api-http.ts';
+import { EVENTS_AFTER_PARAM } from '../../shared/first-screen.ts';
 import { isSnapshotByApp, SNAPSHOT_BY_APP_PATH, snapshotFromForm } from '../../shared/snapshot-form.ts';
 import { MARK_SNAPSHOT_DECODED } from '../lib/first-screen-marks.ts';
 import { type SessionAnswer, signIn, whoami } from './session.ts';
@@ -41,15 +42,20 @@ interface Started {
 export function startEarlyRequests(
   win: Window,
   doFetch: typeof fetch = fetch.bind(globalThis),
+  /**
+   * The page carries the snapshot (its server-rendered first screen), up to this event: it is not
+   * asked for, and the stream starts with the events after it (EVENTS_AFTER_PARAM). Null: asked for.
+   */
+  after: number | null = null,
 ): EarlyRequests | null {
   if (win.reaper) return null;
   const token = takeTokenFromLocation(win.location, win.history, win.sessionStorage);
   const session = token ? signIn(doFetch, '', token) : null;
   // Without a token, who the cookie is comes alongside the data, not before it.
   const signedIn = session ?? whoami(doFetch, '');
-  const start = (path: string, accept: string): Started => {
+  const start = (path: string, accept: string, url = path): Started => {
     const abort = new AbortController();
-    const go = () => doFetch(path, { headers: { accept }, cache: 'no-store', signal: abort.signal });
+    const go = () => doFetch(url, { headers: { accept }, cache: 'no-store', signal: abort.signal });
     // After a refused sign-in, nothing is asked: the token screen comes.
     const response = session
       ? session.then((answer) => (answer.ok ? go() : new Response(null, { status: 401 })))
@@ -58,10 +64,10 @@ export function startEarlyRequests(
     response.catch(() => undefined);
     return { response, abort };
   };
-  const pending = new Map<string, Started>([[EVENTS_PATH, start(EVENTS_PATH, 'text/event-stream')]]);
-  let snapshot: Promise<Snapshot | null> | null = decodeSnapshot(
-    start(SNAPSHOT_BY_APP_PATH, 'application/json').response,
-  );
+  const events = after === null ? EVENTS_PATH : `${EVENTS_PATH}?${EVENTS_AFTER_PARAM}=${after}`;
+  const pending = new Map<string, Started>([[EVENTS_PATH, start(EVENTS_PATH, 'text/event-stream', events)]]);
+  let snapshot: Promise<Snapshot | null> | null =
+    after === null ? decodeSnapshot(start(SNAPSHOT_BY_APP_PATH, 'application/json').response) : null;
   const handOver: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();

@@ -7,3 +7,5 @@
 export const MARK_SNAPSHOT_DECODED = 'reaper:snapshot-decoded';
 /** The bundle (renderer/boot.tsx) fetched, compiled and run, the catalogue in (renderer/main.tsx). */
 export const MARK_BUNDLE_RAN = 'reaper:bundle-ran';
+/** The server-rendered first screen hydrated: its controls answer from now on (renderer/boot.tsx). */
+export const MARK_HYDRATED = 'reaper:hydrated';

@@ -16,6 +16,7 @@ import {
   type TrafficSource,
 } from '../../shared/domain.ts';
 import { DAY, durationParts, HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import { localeFor } from '../../shared/i18n/languages.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
 
 let viewerZone: string | null = null;
@@ -77,21 +78,25 @@ const collators = new Map<string, Intl.Collator>();
  * it has one ("en-GB", "fr-CA": their own date order and separators), else the language itself.
  */
 export function intlLocale(): string {
+  if (fixedLocale) return fixedLocale;
   const language = currentLanguage();
   const languages = globalThis.navigator?.languages ?? [];
   // Kept while the language and the browser's list (the same array until it changes) are.
   if (lastLocale?.language === language && lastLocale.languages === languages) return lastLocale.locale;
-  const tag = languages.find((t) => t.toLowerCase().split(/[-_]/)[0] === language);
-  let locale: string = language;
-  try {
-    if (tag) locale = Intl.getCanonicalLocales(tag)[0] ?? language;
-  } catch {
-    // A tag Intl does not take: the language alone.
-  }
+  const locale = localeFor(language, languages);
   lastLocale = { language, languages, locale };
   return locale;
 }
 let lastLocale: { language: string; languages: readonly string[]; locale: string } | null = null;
+let fixedLocale: string | null = null;
+
+/**
+ * Write with `locale` from now on (null: the current language's, as above): the server's render of the
+ * first screen and the page's hydration of it write with the same one (renderer/ssr.tsx, boot.tsx).
+ */
+export function setIntlLocale(locale: string | null): void {
+  fixedLocale = locale;
+}
 
 /** The collator of the current language: take it once for a whole sort. */
 export function nameCollator(): Intl.Collator {

@@ -3,6 +3,7 @@
  * profile), else the browser's or system's preferred languages, else English. Small and free of
  * i18next, for the page's first script (main.tsx), which starts loading that language's catalogue.
  */
+import { LANGUAGE_COOKIE, ZONE_COOKIE } from '../../shared/first-screen.ts';
 import { isLanguage, type Language, pickLanguage } from '../../shared/i18n/languages.ts';
 
 export const LANGUAGE_KEY = 'clever-reaper.language';
@@ -25,4 +26,21 @@ export function systemLanguage(): Language {
 /** The language to speak now. */
 export function startingLanguage(): Language {
   return chosenLanguage() ?? systemLanguage();
+}
+
+/**
+ * Tell the server, for the first screen it renders (issue 26), the language chosen here (the cookie
+ * cleared when none: the server then reads Accept-Language) and the browser's time zone. Not secrets,
+ * readable by the page; kept a year.
+ */
+export function keepForServer(doc: Document, zone: string, choice = chosenLanguage()): void {
+  const cookie = (name: string, value: string | null) => {
+    doc.cookie = `${name}=${value === null ? '' : encodeURIComponent(value)}; Path=/; SameSite=Strict; Max-Age=${value === null ? 0 : 31_536_000}`;
+  };
+  try {
+    cookie(LANGUAGE_COOKIE, choice);
+    cookie(ZONE_COOKIE, zone);
+  } catch {
+    // Cookies refused (a sandboxed page): the server renders in Accept-Language's language and UTC.
+  }
 }

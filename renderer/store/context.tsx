@@ -37,6 +37,8 @@ const tickListeners = new Set<() => void>();
 let tickTimer: ReturnType<typeof setInterval> | undefined;
 let tick = Date.now();
 
+const noTick = () => 0;
+
 function subscribeTick(listener: () => void): () => void {
   tickListeners.add(listener);
   tickTimer ??= setInterval(() => {
@@ -52,9 +54,12 @@ function subscribeTick(listener: () => void): () => void {
   };
 }
 
-/** The engine's clock now, updated every second. */
+/**
+ * The engine's clock now, updated every second. Rendered on the server, and hydrated, at the clock's
+ * own time (the page's snapshot's `now`, as the server wrote it): the local tick counts from then on.
+ */
 export function useServerNow(): number {
-  const local = useSyncExternalStore(subscribeTick, () => tick);
+  const local = useSyncExternalStore(subscribeTick, () => tick, noTick);
   const clock = useDashboard((s) => s.clock);
   return serverNow(clock, Math.max(local, clock.localNow));
 }

@@ -4,7 +4,7 @@
  * every 50 ms, so a burst (a sweep over a thousand apps) costs one render.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppView, ReaperEvent, ReaperStatus } from '../../shared/api.ts';
+import type { AppView, ReaperEvent, ReaperStatus, Snapshot } from '../../shared/api.ts';
 import type { HistoryEntry } from '../../shared/domain.ts';
 import { EventReplay, type Sequenced } from '../../shared/event-replay.ts';
 import { parseRoute } from '../../shared/nav-route.ts';
@@ -30,7 +30,8 @@ import {
   type View,
 } from '../lib/url-state.ts';
 import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
-import { type PickActions, type PickState, pickActions, pickInitial } from './pick-actions.ts';
+import { fromSnapshot } from './from-snapshot.ts';
+import { type PickActions, type PickState, pickActions, pickInitial, savedPrefs } from './pick-actions.ts';
 
 export type { Filters, Toast, View };
 export { INITIAL_FILTERS };
@@ -116,10 +117,24 @@ export function serverNow(clock: ClockBase, localNow = Date.now()): number {
 
 type Pushed = Sequenced<ReaperEvent>;
 
-export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState> {
+/**
+ * `first`: the snapshot the server rendered the page's first screen with (renderer/ssr.tsx): the
+ * store starts with it (its initial state is what hydration renders: zustand's server snapshot) and
+ * does not ask for it again; the table's saved preferences come once started.
+ */
+export function createDashboardStore(api: DashboardApi, first?: Snapshot): StoreApi<DashboardState> {
   let queue: Pushed[] = [];
   /** The snapshot, then the events it does not include; and which events the state includes. */
   const replay = new EventReplay<ReaperEvent>();
+  /**
+   * The page's snapshot was taken before the event stream opened: the first event heard must be the
+   * next after it, else events passed in between and the store asks for a snapshot (once).
+   */
+  let expectAfter: number | null = null;
+  if (first) {
+    replay.arrived(replay.begin(), first.seq);
+    expectAfter = first.seq;
+  }
   /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
   let alerted = 0;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -323,10 +338,17 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
       routesSearch: '',
       savingsZone: '',
       firstDay: false,
-      ...pickInitial(),
+      ...pickInitial(!first),
+      ...(first ? fromSnapshot(first) : {}),
 
       start() {
+        const hydrated = expectAfter !== null;
         const off = api.subscribe((event, seq) => {
+          if (expectAfter !== null && seq > 0) {
+            const gap = seq !== expectAfter + 1;
+            expectAfter = null;
+            if (gap) get().perform(() => get().reload());
+          }
           const pushed = { event, seq };
           queue.push(pushed);
           replay.heard(event, seq);
@@ -341,7 +363,8 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
             wasLive = true;
           }
         });
-        get().perform(() => get().reload());
+        if (hydrated) set(savedPrefs());
+        else get().perform(() => get().reload());
         return () => {
           off();
           offConnection?.();
@@ -359,18 +382,13 @@ export function createDashboardStore(api: DashboardApi): StoreApi<DashboardState
           // applied again on top of it.
           const later = replay.arrived(ticket, snap.seq);
           if (!later) return;
-          const apps = Object.fromEntries(snap.apps.map((a) => [a.appId, a]));
+          const state = fromSnapshot(snap);
+          const apps = state.apps;
           const selectedAppId = get().selectedAppId;
           const first = get().phase !== 'ready';
           set({
-            phase: 'ready',
+            ...state,
             loadError: null,
-            status: snap.status,
-            clock: clockFrom(snap.status.now, snap.status.timeScale),
-            apps,
-            routes: snap.routes,
-            rules: snap.rules,
-            settings: snap.settings,
             selectedAppId: selectedAppId && apps[selectedAppId] ? selectedAppId : null,
           });
           apply(later);

@@ -79,8 +79,21 @@ function savePrefs(prefs: Prefs): void {
   }
 }
 
-export function pickInitial(): PickState {
-  return { picked: EMPTY_SELECTION, bulkRun: null, ...loadPrefs() };
+/**
+ * `saved`: the table's preferences kept in this browser; false: the defaults, as the server renders
+ * the first screen (its hydration must render the same; `savedPrefs()` follows it).
+ */
+export function pickInitial(saved = true): PickState {
+  return {
+    picked: EMPTY_SELECTION,
+    bulkRun: null,
+    ...(saved ? loadPrefs() : { density: 'comfortable', groupByOwner: false }),
+  };
+}
+
+/** The table's preferences kept in this browser. */
+export function savedPrefs(): Pick<PickState, 'density' | 'groupByOwner'> {
+  return loadPrefs();
 }
 
 type Host = PickState & Pick<ChangeActions, 'bulk'> & { apps: Record<string, AppView> };

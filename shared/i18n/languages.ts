@@ -41,3 +41,18 @@ export function acceptLanguageTags(header: string | undefined): string[] {
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+/**
+ * The Intl locale of `language` for a list of preferred tags (the browser's, or an Accept-Language
+ * header's): the first tag of that language ("en-GB", "fr-CA": their own date order and separators),
+ * else the language itself.
+ */
+export function localeFor(language: string, tags: readonly string[]): string {
+  const tag = tags.find((t) => t.toLowerCase().split(/[-_]/)[0] === language);
+  try {
+    if (tag) return Intl.getCanonicalLocales(tag)[0] ?? language;
+  } catch {
+    // A tag Intl does not take: the language alone.
+  }
+  return language;
+}

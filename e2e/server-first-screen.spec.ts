@@ -1,0 +1,132 @@
+/**
+ * The first screen rendered by the server (issue 26): a signed-in browser's new context gets the rows
+ * in the page's HTML (the answer's body), with the snapshot once in a JSON data block; the page
+ * hydrates it without asking for the snapshot again, without a mismatch, and its controls answer
+ * (the details open, a Reset reaches the engine). The language chosen in Settings is the server's
+ * too (its cookie). Not signed in: the page as built, the token screen.
+ */
+import type { Browser, BrowserContext, ConsoleMessage, Page } from '@playwright/test';
+import { appRow, expect, openDetails, type Reaper, SHELL, test } from './fixtures.ts';
+
+test.skip(SHELL === 'electron', 'the desktop window loads the dashboard from its files, not from a server');
+
+const HYDRATED = 'reaper:hydrated';
+
+/** A context signed in through the token screen, its cookies (and storage) kept for new contexts. */
+async function signedInState(browser: Browser, reaper: Reaper, locale: string, language?: 'fr') {
+  const context = await browser.newContext({ locale });
+  const page = await context.newPage();
+  await page.goto(reaper.url);
+  await page.locator('#token').fill(reaper.token);
+  await page.locator('form.card button[type=submit]').click();
+  await expect(appRow(page, 'shop-staging')).toBeVisible();
+  if (language) {
+    await page.locator('nav a[href$="/settings"]').click();
+    await page.getByLabel('Language of the dashboard').selectOption(language);
+    await expect(page.getByRole('heading', { level: 1, name: 'Paramètres' })).toBeVisible();
+  }
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** What a page says on its console, errors and warnings only. */
+function consoleProblems(page: Page): string[] {
+  const said: string[] = [];
+  const keep = (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning') said.push(`${m.type()}: ${m.text()}`);
+  };
+  page.on('console', keep);
+  page.on('pageerror', (e) => said.push(`pageerror: ${e.message}`));
+  return said;
+}
+
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, HYDRATED);
+}
+
+async function open(context: BrowserContext, reaper: Reaper) {
+  const page = await context.newPage();
+  const problems = consoleProblems(page);
+  const snapshots: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/snapshot') snapshots.push(r.url());
+  });
+  const response = await page.goto(reaper.url);
+  expect(response?.status()).toBe(200);
+  const html = (await response?.text()) ?? '';
+  return { page, problems, snapshots, html };
+}
+
+test('signed in: the rows in the HTML, hydrated from its data block, a click works', async ({
+  browser,
+  reaper,
+}) => {
+  const storageState = await signedInState(browser, reaper, 'en-GB');
+  const context = await browser.newContext({ storageState, locale: 'en-GB' });
+  const { page, problems, snapshots, html } = await open(context, reaper);
+
+  // In the answer itself, before any script ran: the header, the rows, the data block once.
+  expect(html).toMatch(/<div id="root"><div class="shell">/);
+  expect(html).toContain('data-app="shop-staging"');
+  expect(html).toContain('Reset partner-portal');
+  expect(html.match(/<script type="application\/json" id="reaper-first-screen">/g)).toHaveLength(1);
+  expect(html).toContain('<html lang="en">');
+
+  await hydrated(page);
+  await expect(page.locator('.connection.live')).toBeVisible();
+  // Details: the row's button answers (hydrated: React's handlers are on the server's DOM).
+  const dialog = await openDetails(page, 'shop-staging');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // Reset (the app in Error): reaches the engine, which records it.
+  const id = await reaper.appId('partner-portal');
+  await appRow(page, 'partner-portal').getByRole('button', { name: 'Reset partner-portal' }).click();
+  await expect
+    .poll(async () => {
+      const { body } = await reaper.api<{ reason: string }[]>('GET', `/api/apps/${id}/history?limit=20`);
+      return body.some((h) => h.reason === 'reset from the console');
+    })
+    .toBe(true);
+  expect(snapshots, 'the snapshot is the page’s: not asked for again').toEqual([]);
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test('signed in, French chosen in Settings: the server writes the first screen in French', async ({
+  browser,
+  reaper,
+}) => {
+  const storageState = await signedInState(browser, reaper, 'en-GB', 'fr');
+  expect(storageState.cookies.find((c) => c.name === 'reaper_language')?.value).toBe('fr');
+  const context = await browser.newContext({ storageState, locale: 'en-GB' });
+  const { page, problems, html } = await open(context, reaper);
+  expect(html).toContain('<html lang="fr">');
+  expect(html).toContain('Réinitialiser partner-portal');
+  expect(html).toContain('data-app="shop-staging"');
+  await hydrated(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page.getByRole('link', { name: /^Paramètres/ })).toBeVisible();
+  await openDetails(page, 'shop-staging');
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test('not signed in, or with a cookie that is no session: the page as built, the token screen', async ({
+  browser,
+  reaper,
+}) => {
+  for (const cookies of [[], [{ name: 'reaper_session', value: 'not-a-session', url: reaper.url }]]) {
+    const context = await browser.newContext({ locale: 'en-GB' });
+    await context.addCookies(cookies);
+    const { page, problems, html } = await open(context, reaper);
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('reaper-first-screen');
+    expect(html).not.toContain('data-app=');
+    await expect(page.locator('#token')).toBeVisible();
+    // The refused "who am I" of the bad cookie is the browser's own console line, nothing else.
+    expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
+    await context.close();
+  }
+});
