@@ -78,6 +78,21 @@ export function confirmLeave(): Promise<boolean> {
   return Promise.resolve(true);
 }
 
+/** Go at once when nothing unsaved is left behind; else, through `perform`, once the person agreed to lose it. */
+export function leaveOr(
+  leaves: boolean,
+  go: () => void,
+  perform: (task: () => Promise<unknown>) => void,
+): void {
+  if (!leaves || !hasUnsavedChanges()) {
+    go();
+    return;
+  }
+  perform(async () => {
+    if (await confirmLeave()) go();
+  });
+}
+
 /**
  * Register a form: while `dirty`, leaving the page asks (beforeunload), and `confirmLeave()` (here or
  * from the store) asks `question`. Returns the form's own `confirmLeave`, for its Cancel and Escape.

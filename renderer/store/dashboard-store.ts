@@ -17,7 +17,7 @@ import { causeText } from '../lib/cause-text.ts';
 import { errorText } from '../lib/errors.ts';
 import type { SortKey } from '../lib/sort.ts';
 import { addToast, expireToast, type Toast, type ToastInput, toastGroupText } from '../lib/toasts.ts';
-import { confirmLeave, hasUnsavedChanges } from '../lib/unsaved-changes.ts';
+import { leaveOr } from '../lib/unsaved-changes.ts';
 import {
   type AuditParams,
   type Filters,
@@ -30,7 +30,7 @@ import {
   type View,
 } from '../lib/url-state.ts';
 import { type AppAction, type ChangeActions, changeActions } from './change-actions.ts';
-import { fromSnapshot } from './from-snapshot.ts';
+import { firstEventCheck, fromSnapshot } from './from-snapshot.ts';
 import { type PickActions, type PickState, pickActions, pickInitial, savedPrefs } from './pick-actions.ts';
 
 export type { Filters, Toast, View };
@@ -126,15 +126,8 @@ export function createDashboardStore(api: DashboardApi, first?: Snapshot): Store
   let queue: Pushed[] = [];
   /** The snapshot, then the events it does not include; and which events the state includes. */
   const replay = new EventReplay<ReaperEvent>();
-  /**
-   * The page's snapshot was taken before the event stream opened: the first event heard must be the
-   * next after it, else events passed in between and the store asks for a snapshot (once).
-   */
-  let expectAfter: number | null = null;
-  if (first) {
-    replay.arrived(replay.begin(), first.seq);
-    expectAfter = first.seq;
-  }
+  const firstEvent = firstEventCheck(first ? first.seq : null);
+  if (first) replay.arrived(replay.begin(), first.seq);
   /** Alerts up to this sequence number have been shown (an event replayed after a snapshot is not). */
   let alerted = 0;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -288,13 +281,7 @@ export function createDashboardStore(api: DashboardApi, first?: Snapshot): Store
       );
     };
 
-    /** Go at once when nothing unsaved is left behind; else once the person agreed to lose it. */
-    const leaveThen = (leaves: boolean, go: () => void) => {
-      if (!leaves || !hasUnsavedChanges()) return go();
-      get().perform(async () => {
-        if (await confirmLeave()) go();
-      });
-    };
+    const leaveThen = (leaves: boolean, go: () => void) => leaveOr(leaves, go, (task) => get().perform(task));
 
     const loadHistory = async (appId: string) => {
       set({ history: { appId, entries: [], loading: true, error: null } });
@@ -342,13 +329,10 @@ export function createDashboardStore(api: DashboardApi, first?: Snapshot): Store
       ...(first ? fromSnapshot(first) : {}),
 
       start() {
-        const hydrated = expectAfter !== null;
+        const hydrated = firstEvent.pending();
         const off = api.subscribe((event, seq) => {
-          if (expectAfter !== null && seq > 0) {
-            const gap = seq !== expectAfter + 1;
-            expectAfter = null;
-            if (gap) get().perform(() => get().reload());
-          }
+          // Events passed between the page's snapshot and the stream: a snapshot asked for, once.
+          if (firstEvent.gap(seq)) get().perform(() => get().reload());
           const pushed = { event, seq };
           queue.push(pushed);
           replay.heard(event, seq);

@@ -26,3 +26,21 @@ export function fromSnapshot(snap: Snapshot, localNow = Date.now()): SnapshotSta
     settings: snap.settings,
   };
 }
+
+/**
+ * The page's snapshot (renderer/ssr.tsx) was taken before the event stream opened: the first event
+ * heard must be the next after it (`seq`, null when the page had none), else events passed in
+ * between: `gap` says so, once.
+ */
+export function firstEventCheck(seq: number | null) {
+  let expect = seq;
+  return {
+    pending: () => expect !== null,
+    gap(heard: number): boolean {
+      if (expect === null || heard <= 0) return false;
+      const gap = heard !== expect + 1;
+      expect = null;
+      return gap;
+    },
+  };
+}
