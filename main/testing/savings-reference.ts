@@ -5,24 +5,15 @@
  */
 import type { ReaperState } from '../../shared/domain.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
-import type { Settings } from '../../shared/settings.ts';
 import { type AppInput, buildSavingsReport, projectedIntervals } from '../reports/savings.ts';
-import type { RuntimePrices } from '../reports/savings-prices.ts';
+import type { SavingsSource } from '../reports/savings-report.ts';
 import { inOrder, sleepsOf } from '../reports/savings-sleeps.ts';
 import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
 
-export interface ReferenceSource {
+/** What the cached report is given (savings-report.ts), the history read straight from the store. */
+export type ReferenceSource = Omit<SavingsSource, 'store'> & {
   store: Pick<ReaperStore, 'stateChanges' | 'appNames' | 'readAppFacts'>;
-  now: number;
-  timeZone: string;
-  settings: Pick<Settings, 'flavorPriceUnit' | 'eurPerDrop'>;
-  /** The apps managed now, by id, with their names. */
-  managed: ReadonlyMap<string, string>;
-  /** The next must-be-up start of an app after `t` (ends a projected sleep), from its ranges. */
-  nextMustBeUpAfter?: (appId: string, t: number) => number | null;
-  /** Prices from Clever Cloud's price system (savings-prices.ts); without: the fallback for all. */
-  prices?: RuntimePrices;
-}
+};
 
 export async function referenceSavingsReport(source: ReferenceSource): Promise<SavingsReport> {
   const { store, now } = source;
