@@ -12,7 +12,7 @@ import { type AppInput, buildSavingsReport, merge } from './savings.ts';
 import { type AppSleepHistory, type SavingsStore, savingsCacheOf } from './savings-cache.ts';
 import type { Interval } from './savings-calendar.ts';
 import type { RuntimePrices } from './savings-prices.ts';
-import type { SleepCause, Sleeps } from './savings-sleeps.ts';
+import type { Sleeps } from './savings-sleeps.ts';
 
 export interface SavingsSource {
   store: SavingsStore & Pick<ReaperStore, 'appNames' | 'readAppFacts'>;
@@ -62,6 +62,38 @@ function projectedAt(app: AppSleepHistory, now: number, nextMustBeUpAfter?: (t: 
   return merge(out);
 }
 
+/**
+ * One app's row of the report from its sleeps and projected sleeps, with its name, flavour and
+ * price; null for an app no longer managed that never slept (it has no place in the report).
+ */
+export function appInputOf(
+  source: Pick<SavingsSource, 'managed' | 'prices'>,
+  appId: string,
+  sleeps: Sleeps,
+  projected: Interval[],
+  names: ReadonlyMap<string, { name: string }>,
+  facts: ReadonlyMap<string, AppFacts>,
+): AppInput | null {
+  const { managed } = source;
+  const slept = sleeps.reaper.length + sleeps.outside.length + projected.length > 0;
+  if (!managed.has(appId) && !slept) return null;
+  const f = facts.get(appId);
+  return {
+    appId,
+    name: managed.get(appId) ?? names.get(appId)?.name ?? appId,
+    managed: managed.has(appId),
+    flavorName: f?.flavorName ?? null,
+    flavorPrice: f?.flavorPrice ?? null,
+    instances: f ? f.minInstances : null,
+    systemHourlyEur: source.prices?.perInstanceHourlyEur.get(appId) ?? null,
+    asleep: sleeps.reaper,
+    outside: sleeps.outside,
+    // A released app is asleep for nobody: it is not under the reaper anymore.
+    asleepNow: managed.has(appId) ? sleeps.atEnd : null,
+    projected,
+  };
+}
+
 function fromHistory(
   source: Omit<SavingsSource, 'store'>,
   history: ReadonlyMap<string, AppSleepHistory>,
@@ -87,24 +119,8 @@ function fromHistory(
     const sleeps: Sleeps = known ? sleepsAt(known, now) : { reaper: [], outside: [], atEnd: null };
     const next = source.nextMustBeUpAfter;
     const projected = known ? projectedAt(known, now, next ? (t) => next(appId, t) : undefined) : [];
-    const slept = sleeps.reaper.length + sleeps.outside.length + projected.length > 0;
-    if (!managed.has(appId) && !slept) continue;
-    const f = facts.get(appId);
-    const atEnd: SleepCause | null = sleeps.atEnd;
-    apps.push({
-      appId,
-      name: managed.get(appId) ?? names.get(appId)?.name ?? appId,
-      managed: managed.has(appId),
-      flavorName: f?.flavorName ?? null,
-      flavorPrice: f?.flavorPrice ?? null,
-      instances: f ? f.minInstances : null,
-      systemHourlyEur: source.prices?.perInstanceHourlyEur.get(appId) ?? null,
-      asleep: sleeps.reaper,
-      outside: sleeps.outside,
-      // A released app is asleep for nobody: it is not under the reaper anymore.
-      asleepNow: managed.has(appId) ? atEnd : null,
-      projected,
-    });
+    const input = appInputOf(source, appId, sleeps, projected, names, facts);
+    if (input) apps.push(input);
   }
   return buildSavingsReport({
     now,

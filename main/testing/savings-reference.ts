@@ -6,7 +6,7 @@
 import type { ReaperState } from '../../shared/domain.ts';
 import { pricingOf, type SavingsReport } from '../../shared/savings.ts';
 import { type AppInput, buildSavingsReport, projectedIntervals } from '../reports/savings.ts';
-import type { SavingsSource } from '../reports/savings-report.ts';
+import { appInputOf, type SavingsSource } from '../reports/savings-report.ts';
 import { inOrder, sleepsOf } from '../reports/savings-sleeps.ts';
 import type { AppFacts, ReaperStore, StateChange } from '../store/contract.ts';
 
@@ -52,23 +52,8 @@ function fromData(
     const sleeps = sleepsOf(initial.get(appId) ?? null, list, from, now);
     const next = source.nextMustBeUpAfter;
     const projected = projectedIntervals(list, now, next ? (t) => next(appId, t) : undefined);
-    const slept = sleeps.reaper.length + sleeps.outside.length + projected.length > 0;
-    if (!managed.has(appId) && !slept) continue;
-    const f = facts.get(appId);
-    apps.push({
-      appId,
-      name: managed.get(appId) ?? names.get(appId)?.name ?? appId,
-      managed: managed.has(appId),
-      flavorName: f?.flavorName ?? null,
-      flavorPrice: f?.flavorPrice ?? null,
-      instances: f ? f.minInstances : null,
-      systemHourlyEur: source.prices?.perInstanceHourlyEur.get(appId) ?? null,
-      asleep: sleeps.reaper,
-      outside: sleeps.outside,
-      // A released app is asleep for nobody: it is not under the reaper anymore.
-      asleepNow: managed.has(appId) ? sleeps.atEnd : null,
-      projected,
-    });
+    const input = appInputOf(source, appId, sleeps, projected, names, facts);
+    if (input) apps.push(input);
   }
   return buildSavingsReport({
     now,
