@@ -7,17 +7,13 @@
  * Back. A Settings form is in the page: leaving it is a click on another view's tab.
  */
 import { expect, test } from './fixtures.ts';
-import { goTo, routeIdOf } from './views.ts';
+import { browserDialogsOf, goTo, routeIdOf } from './views.ts';
 
 test('a route edited, then Back: the page asks; Keep editing keeps the edit, Discard goes back', async ({
   page,
   reaper,
 }) => {
-  const browserDialogs: string[] = [];
-  page.on('dialog', (d) => {
-    browserDialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const browserDialogs = browserDialogsOf(page);
   await page.goto(reaper.dashboardUrl);
   await page.getByRole('link', { name: /^Routes/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Routes' })).toBeVisible();
@@ -56,11 +52,7 @@ test('a Settings form edited, then another tab: the page asks; Keep editing stay
   page,
   reaper,
 }) => {
-  const browserDialogs: string[] = [];
-  page.on('dialog', (d) => {
-    browserDialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const browserDialogs = browserDialogsOf(page);
   await page.goto(reaper.dashboardUrl);
   await expect(page.locator('tr[data-app]').first()).toBeVisible();
   await goTo(page, '#/settings');

@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { browserDialogsOf } from './views.ts';
 
 async function focusIsInDialog(page: Page): Promise<boolean> {
   return page.evaluate<boolean>(`!!document.activeElement?.closest('[role="dialog"][aria-modal="true"]')`);
@@ -43,11 +44,7 @@ test('the route editor opens as a dialog in view, says a bad range once, and giv
 
   // Unsaved changes: Escape asks, in the page's own dialog (no browser dialog); Keep editing, the
   // editor stays; Discard, it closes.
-  const browserDialogs: string[] = [];
-  page.on('dialog', (d) => {
-    browserDialogs.push(d.message());
-    d.dismiss().catch(() => {});
-  });
+  const browserDialogs = browserDialogsOf(page);
   await page.keyboard.press('Escape');
   const ask = page.getByRole('alertdialog', { name: 'Discard changes?' });
   await expect(ask).toContainText('Leave this route without saving your changes?');

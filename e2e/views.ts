@@ -15,6 +15,16 @@ export async function openDashboard(page: Page, reaper: Reaper, language: 'en' |
 }
 
 /** Go to a place of the dashboard by its address, as a pasted link or Back would. */
+/** The messages of the browser's own dialogs (alert, confirm, beforeunload) from now on, each dismissed. */
+export function browserDialogsOf(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (d) => {
+    messages.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  return messages;
+}
+
 export async function goTo(page: Page, hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
 }
