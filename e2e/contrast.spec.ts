@@ -29,7 +29,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const details = await openDetails(page, 'partner-portal');
     await expectReadable(page, 'the apps with the details open');
     await details.getByRole('button', { name: 'Disable the reaper' }).click();
-    await expect(details.getByRole('button', { name: 'Disable and release' })).toBeFocused();
+    await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectReadable(page, 'the Disable the reaper confirmation');
     await page.keyboard.press('Escape');
 

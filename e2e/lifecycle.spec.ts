@@ -95,7 +95,7 @@ test('Disable the reaper releases an app at once', async ({ page, reaper }) => {
   await page.goto(reaper.dashboardUrl);
   const dialog = await openDetails(page, 'api-sandbox');
   await dialog.getByRole('button', { name: 'Disable the reaper' }).click();
-  await dialog.getByRole('button', { name: 'Disable and release' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Disable and release' }).click();
   await expect(appRow(page, 'api-sandbox')).toHaveCount(0);
   const { body: routes } = await reaper.api<{ appId: string; enabled: boolean }[]>('GET', '/api/routes');
   expect(routes.filter((r) => r.appId === appId).map((r) => r.enabled)).toEqual([false]);

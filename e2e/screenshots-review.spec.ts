@@ -37,9 +37,9 @@ for (const { language, locale } of LANGUAGES) {
         await expect(details.locator('.error-explained')).toBeVisible();
         await shoot(page, `apps-panel-${tag}`);
 
-        // Disable the reaper, then its confirmation: the pointer stays where the first button was.
-        await details.locator('.confirm').or(details.locator('button.danger-outline')).first().click();
-        const confirm = details.locator('.confirm button.danger');
+        // Disable the reaper, then its confirmation with the pointer on its action.
+        await details.locator('button.danger-outline').click();
+        const confirm = page.getByRole('alertdialog').locator('button.danger');
         await expect(confirm).toBeVisible();
         await confirm.hover();
         await shoot(page, `confirm-under-pointer-${tag}`);

@@ -16,6 +16,7 @@ import type { HistoryEntry, ReaperState } from '../../shared/domain.ts';
 import { CONSOLE_LABELS } from '../../shared/domain.ts';
 import { HOUR, MINUTE } from '../../shared/durations.ts';
 import type { Route } from '../../shared/routes.ts';
+import type { Rule } from '../../shared/rules.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import type { DashboardApi } from '../api/dashboard-api.ts';
 
@@ -85,6 +86,7 @@ export function fakeApi(
     settings?: Partial<Settings>;
     status?: Partial<ReaperStatus>;
     history?: HistoryEntry[];
+    rules?: Rule[];
   } = {},
 ): FakeApi {
   const apps = options.apps ?? [];
@@ -106,7 +108,7 @@ export function fakeApi(
   const calls: FakeApi['calls'] = [];
   const byId = (appId: string) => apps.find((a) => a.appId === appId)!;
   const answers: Partial<Record<CallName, (input: never) => unknown>> = {
-    snapshot: () => ({ seq, status, apps, routes, rules: [], settings }),
+    snapshot: () => ({ seq, status, apps, routes, rules: options.rules ?? [], settings }),
     status: () => status,
     listApps: () => apps,
     getApp: ({ appId }: { appId: string }) => ({

@@ -1,5 +1,5 @@
 /** The app's controls that ask before acting: disable the reaper, keep awake until. */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
 import { HOUR } from '../../../shared/durations.ts';
@@ -8,6 +8,7 @@ import { clockTime } from '../../lib/format.ts';
 import { useDashboard } from '../../store/context.tsx';
 import { errorText } from '../../store/dashboard-store.ts';
 import { useActionsBlocked } from '../common/ActionButton.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 export function DisableReaper({ app }: { app: AppView }) {
   const { t } = useTranslation(['apps', 'common']);
@@ -16,48 +17,33 @@ export function DisableReaper({ app }: { app: AppView }) {
   const busy = useDashboard((s) => s.busy[app.appId] ?? null);
   const blocked = useActionsBlocked('admin');
   const [confirming, setConfirming] = useState(false);
-  const releasing = busy === 'release';
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-  if (!confirming) {
-    return (
+  const labels = actionLabels('release');
+  return (
+    <>
       <button
         type="button"
         className="danger-outline"
+        aria-haspopup="dialog"
         disabled={blocked !== null}
         title={blocked ?? undefined}
         onClick={() => setConfirming(true)}
       >
         {t('controls.disable')}
       </button>
-    );
-  }
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: a confirmation inside the panel, not a form
-    <div className="confirm" role="group" aria-label={t('controls.confirmLabel')}>
-      <p>
-        {app.state === 'Down'
-          ? t('controls.confirmAsleep', { name: app.name })
-          : t('controls.confirm', { name: app.name })}
-      </p>
-      <button
-        ref={confirmRef}
-        type="button"
-        className="danger"
-        disabled={busy !== null || blocked !== null}
-        aria-busy={releasing || undefined}
-        title={blocked ?? undefined}
-        onClick={() => perform(() => act(app.appId, 'release').finally(() => setConfirming(false)))}
-      >
-        {releasing && <span className="spinner" aria-hidden="true" />}
-        {releasing ? actionLabels('release').busy : actionLabels('release').idle}
-      </button>
-      <button type="button" onClick={() => setConfirming(false)}>
-        {t('common:buttons.cancel')}
-      </button>
-    </div>
+      {confirming && (
+        <ConfirmDialog
+          title={t('controls.confirmTitle', { name: app.name })}
+          body={app.state === 'Down' ? t('controls.confirmBodyAsleep') : t('controls.confirmBody')}
+          confirmLabel={busy === 'release' ? labels.busy : labels.idle}
+          cancelLabel={t('common:buttons.cancel')}
+          busy={busy !== null || blocked !== null}
+          onConfirm={() => perform(() => act(app.appId, 'release').finally(() => setConfirming(false)))}
+          onCancel={() => setConfirming(false)}
+          // Released, the app leaves the table and its panel closes: the view's heading then.
+          fallback={() => document.getElementById('apps-heading')}
+        />
+      )}
+    </>
   );
 }
 

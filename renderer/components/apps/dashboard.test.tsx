@@ -274,7 +274,7 @@ describe('the details of an app', () => {
     const dialog = await screen.findByRole('dialog', { name: 'api-sandbox' });
     await user.click(within(dialog).getByRole('button', { name: 'Disable the reaper' }));
     expect(api.calls.some((c) => c.name === 'release')).toBe(false);
-    const confirm = within(dialog).getByRole('group', { name: 'Confirm: disable the reaper' });
+    const confirm = screen.getByRole('alertdialog', { name: 'Disable the reaper for api-sandbox?' });
     expect(confirm.textContent).toContain('it is started first');
     await user.click(within(confirm).getByRole('button', { name: 'Disable and release' }));
     expect(api.calls).toContainEqual({ name: 'release', input: { appId: 'app_api-sandbox' } });

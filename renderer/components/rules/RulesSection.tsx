@@ -8,6 +8,7 @@ import type { Rule } from '../../../shared/rules.ts';
 import { errorText } from '../../lib/errors.ts';
 import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { Switch } from '../common/form.tsx';
 import { useGraceText } from '../routes/RoutesTable.tsx';
 import { RuleEditor } from './RuleEditor.tsx';
@@ -141,53 +142,50 @@ function RuleRow({
       <td className="hosts">{rule.hosts.join(', ') || '—'}</td>
       <td>{rule.group || '—'}</td>
       <td className="actions">
-        {confirmDelete ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              disabled={pending}
-              onClick={() => perform(() => change(() => deleteRule(rule.id)))}
-            >
-              {t('rules.delete')}
-            </button>
-            <button type="button" onClick={() => setConfirmDelete(false)}>
-              {t('rules.keep')}
-            </button>
-          </>
-        ) : (
-          <>
-            {index > 0 && (
-              <button
-                type="button"
-                disabled={pending || !can.allowed}
-                title={can.reason}
-                onClick={() => perform(() => change(() => updateRule(rule.id, { position: index - 1 })))}
-                aria-label={t('rules.upOf', { title })}
-              >
-                {t('rules.up')}
-              </button>
-            )}
-            <button
-              type="button"
-              disabled={!can.allowed}
-              title={can.reason}
-              onClick={onEdit}
-              aria-label={t('rules.editOf', { title })}
-            >
-              {t('rules.edit')}
-            </button>
-            <button
-              type="button"
-              className="danger-outline"
-              disabled={!can.allowed}
-              title={can.reason}
-              onClick={() => setConfirmDelete(true)}
-              aria-label={t('rules.deleteOf', { title })}
-            >
-              {t('rules.delete')}
-            </button>
-          </>
+        {index > 0 && (
+          <button
+            type="button"
+            disabled={pending || !can.allowed}
+            title={can.reason}
+            onClick={() => perform(() => change(() => updateRule(rule.id, { position: index - 1 })))}
+            aria-label={t('rules.upOf', { title })}
+          >
+            {t('rules.up')}
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={!can.allowed}
+          title={can.reason}
+          onClick={onEdit}
+          aria-label={t('rules.editOf', { title })}
+        >
+          {t('rules.edit')}
+        </button>
+        <button
+          type="button"
+          className="danger-outline"
+          aria-haspopup="dialog"
+          disabled={!can.allowed}
+          title={can.reason}
+          onClick={() => setConfirmDelete(true)}
+          aria-label={t('rules.deleteOf', { title })}
+        >
+          {t('rules.delete')}
+        </button>
+        {confirmDelete && (
+          <ConfirmDialog
+            title={t('rules.deleteTitle', { title })}
+            body={apps === 0 ? t('rules.deleteBodyNone') : t('rules.deleteBody', { count: apps })}
+            confirmLabel={t('rules.delete')}
+            cancelLabel={t('rules.keep')}
+            busy={pending}
+            onConfirm={() =>
+              perform(() => change(() => deleteRule(rule.id)).finally(() => setConfirmDelete(false)))
+            }
+            onCancel={() => setConfirmDelete(false)}
+            fallback={() => document.getElementById('rules-title')}
+          />
         )}
       </td>
     </tr>

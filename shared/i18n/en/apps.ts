@@ -196,10 +196,10 @@ export const apps = {
   },
   controls: {
     disable: 'Disable the reaper',
-    confirmLabel: 'Confirm: disable the reaper',
-    confirm: 'Disable the reaper for {{name}}? Its routes are switched off and it is released at once.',
-    confirmAsleep:
-      'Disable the reaper for {{name}}? Its routes are switched off and it is released at once: it is started first, so it is not left asleep.',
+    confirmTitle: 'Disable the reaper for {{name}}?',
+    confirmBody: 'Its routes are switched off and it is released at once.',
+    confirmBodyAsleep:
+      'Its routes are switched off and it is released at once: it is started first, so it is not left asleep.',
     keepAwake: 'Keep awake',
     keptUntil: 'Kept awake until',
     noSleepBefore: 'No sleep before a time you choose.',

@@ -152,6 +152,12 @@ export const routes = {
     editOf: 'Edit the rule {{title}}',
     delete: 'Delete',
     deleteOf: 'Delete the rule {{title}}',
+    deleteTitle: 'Delete the rule {{title}}?',
+    deleteBodyNone: 'It takes no app now: deleting it releases none.',
+    deleteBody_one:
+      'Unless a route or another rule takes it, the app this rule takes is released after the release delay: started if asleep, then left alone.',
+    deleteBody_other:
+      'Unless a route or another rule takes them, the {{count, number}} apps this rule takes are released after the release delay: started if asleep, then left alone.',
     keep: 'Keep',
   },
   ruleEditor: {

@@ -205,10 +205,10 @@ export const apps: Messages<typeof en> = {
   },
   controls: {
     disable: 'Désactiver le reaper',
-    confirmLabel: 'Confirmer : désactiver le reaper',
-    confirm: 'Désactiver le reaper pour {{name}} ? Ses routes sont désactivées et elle est libérée aussitôt.',
-    confirmAsleep:
-      'Désactiver le reaper pour {{name}} ? Ses routes sont désactivées et elle est libérée aussitôt : elle est d’abord démarrée, pour ne pas rester en veille.',
+    confirmTitle: 'Désactiver le reaper pour {{name}} ?',
+    confirmBody: 'Ses routes sont désactivées et elle est libérée aussitôt.',
+    confirmBodyAsleep:
+      'Ses routes sont désactivées et elle est libérée aussitôt : elle est d’abord démarrée, pour ne pas rester en veille.',
     keepAwake: 'Maintenir éveillée',
     keptUntil: 'Maintenue éveillée jusqu’à',
     noSleepBefore: 'Pas de mise en veille avant l’heure de votre choix.',

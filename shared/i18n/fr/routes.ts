@@ -162,6 +162,12 @@ export const routes: Messages<typeof en> = {
     editOf: 'Modifier la règle {{title}}',
     delete: 'Supprimer',
     deleteOf: 'Supprimer la règle {{title}}',
+    deleteTitle: 'Supprimer la règle {{title}} ?',
+    deleteBodyNone: 'Elle ne prend aucune application pour l’instant : la supprimer n’en libère aucune.',
+    deleteBody_one:
+      'Sauf si une route ou une autre règle la prend, l’application que prend cette règle est libérée après le délai de libération : démarrée si elle dort, puis laissée telle quelle.',
+    deleteBody_other:
+      'Sauf si une route ou une autre règle les prend, les {{count, number}} applications que prend cette règle sont libérées après le délai de libération : démarrées si elles dorment, puis laissées telles quelles.',
     keep: 'Garder',
   },
   ruleEditor: {
