@@ -45,7 +45,7 @@ import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { MARK_BUNDLE_RAN, MARK_HYDRATED, MARK_SNAPSHOT_DECODED } from '../renderer/lib/first-screen-marks.ts';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
-import { FIRST_SCREEN_ID, ZONE_COOKIE } from '../shared/first-screen.ts';
+import { RENDERING_ATTRIBUTE, ZONE_COOKIE } from '../shared/first-screen.ts';
 import { SESSION_COOKIE } from '../shared/people.ts';
 import { SseParser } from '../shared/sse.ts';
 import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
@@ -212,7 +212,7 @@ async function clockOffset(page: Page): Promise<{ offset: number; roundTrip: num
  * signed-in browser's new context carries it, and its GET / comes with the rows rendered by the
  * server (issue 26).
  */
-async function sessionCookie(fleet: Fleet): Promise<string> {
+export async function sessionCookie(fleet: Fleet): Promise<string> {
   const res = await fetch(`${fleet.origin}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -323,15 +323,22 @@ export async function firstRender(
         // Hydrated, when the server rendered the page; else (a tree before issue 26's first screen,
         // with --before) the rows painted by the client.
         await page.waitForFunction(
-          ([mark, id]) => {
+          ([mark, attribute]) => {
             const page = globalThis as unknown as InPage & {
-              document: { getElementById(id: string): unknown };
+              document: {
+                documentElement: { hasAttribute(name: string): boolean };
+                getElementById(id: string): unknown;
+              };
             };
-            return page.document.getElementById(id)
+            // The page names its first screen's data (a tree before that: its data block's id).
+            const rendered =
+              page.document.documentElement.hasAttribute(attribute) ||
+              page.document.getElementById('reaper-first-screen');
+            return rendered
               ? performance.getEntriesByName(mark).length > 0
               : page.__bench.firstPainted !== null;
           },
-          [MARK_HYDRATED, FIRST_SCREEN_ID] as const,
+          [MARK_HYDRATED, RENDERING_ATTRIBUTE] as const,
           { timeout: 60_000 },
         );
       }

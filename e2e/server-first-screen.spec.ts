@@ -1,11 +1,13 @@
 /**
  * The first screen rendered by the server (issue 26): a signed-in browser's new context gets the rows
- * in the page's HTML (the answer's body), with the snapshot once in a JSON data block; the page
- * hydrates it without asking for the snapshot again, without a mismatch, and its controls answer
+ * in the page's HTML (the answer's body), its stylesheet in it (allowed by its hash), and the id of
+ * the data they were rendered with, which its head preloads, once; the page hydrates it with that
+ * data without asking for the snapshot, without a mismatch, and its controls answer
  * (the details open, a Reset reaches the engine). The language chosen in Settings is the server's
  * too (its cookie). Not signed in: the page as built, the token screen.
  */
 import type { Browser, BrowserContext, ConsoleMessage, Page } from '@playwright/test';
+import { FIRST_SCREEN_PATH, RENDERING_ATTRIBUTE } from '../shared/first-screen.ts';
 import { appRow, expect, openDetails, type Reaper, SHELL, test } from './fixtures.ts';
 
 test.skip(SHELL === 'electron', 'the desktop window loads the dashboard from its files, not from a server');
@@ -49,29 +51,46 @@ async function open(context: BrowserContext, reaper: Reaper) {
   const page = await context.newPage();
   const problems = consoleProblems(page);
   const snapshots: string[] = [];
+  const firstScreens: string[] = [];
   page.on('request', (r) => {
-    if (new URL(r.url()).pathname === '/api/snapshot') snapshots.push(r.url());
+    const path = new URL(r.url()).pathname;
+    if (path === '/api/snapshot') snapshots.push(r.url());
+    if (path.startsWith(FIRST_SCREEN_PATH)) firstScreens.push(path);
   });
   const response = await page.goto(reaper.url);
   expect(response?.status()).toBe(200);
   const html = (await response?.text()) ?? '';
-  return { page, problems, snapshots, html };
+  return {
+    page,
+    problems,
+    snapshots,
+    firstScreens,
+    html,
+    policy: response?.headers()['content-security-policy'],
+  };
 }
 
-test('signed in: the rows in the HTML, hydrated from its data block, a click works', async ({
+test('signed in: the rows in the HTML, hydrated with the data it names, a click works', async ({
   browser,
   reaper,
 }) => {
   const storageState = await signedInState(browser, reaper, 'en-GB');
   const context = await browser.newContext({ storageState, locale: 'en-GB' });
-  const { page, problems, snapshots, html } = await open(context, reaper);
+  const { page, problems, snapshots, firstScreens, html, policy } = await open(context, reaper);
 
-  // In the answer itself, before any script ran: the header, the rows, the data block once.
+  // In the answer itself, before any script ran: the header, the rows, the stylesheet (allowed by its
+  // hash: a refused one would be on the console, and the page unstyled), the id of their data.
   expect(html).toMatch(/<div id="root"><div class="shell">/);
   expect(html).toContain('data-app="shop-staging"');
   expect(html).toContain('Reset partner-portal');
-  expect(html.match(/<script type="application\/json" id="reaper-first-screen">/g)).toHaveLength(1);
-  expect(html).toContain('<html lang="en">');
+  const hashed = /style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/;
+  expect(html).toMatch(hashed);
+  expect(policy).toMatch(hashed);
+  expect(html).toContain('<style>');
+  expect(html).not.toContain('rel="stylesheet"');
+  const firstId = new RegExp(`<html lang="en" ${RENDERING_ATTRIBUTE}="([\\w-]+)">`).exec(html)?.[1];
+  expect(firstId).toBeDefined();
+  await expect(page.locator('.toolbar')).toHaveCSS('display', 'flex');
 
   await hydrated(page);
   await expect(page.locator('.connection.live')).toBeVisible();
@@ -90,6 +109,9 @@ test('signed in: the rows in the HTML, hydrated from its data block, a click wor
     })
     .toBe(true);
   expect(snapshots, 'the snapshot is the page’s: not asked for again').toEqual([]);
+  expect(firstScreens, 'the page’s data, asked for once (the preload, taken by the script)').toEqual([
+    `${FIRST_SCREEN_PATH}/${firstId}`,
+  ]);
   expect(problems).toEqual([]);
   await context.close();
 });
@@ -102,7 +124,7 @@ test('signed in, French chosen in Settings: the server writes the first screen i
   expect(storageState.cookies.find((c) => c.name === 'reaper_language')?.value).toBe('fr');
   const context = await browser.newContext({ storageState, locale: 'en-GB' });
   const { page, problems, html } = await open(context, reaper);
-  expect(html).toContain('<html lang="fr">');
+  expect(html).toContain(`<html lang="fr" ${RENDERING_ATTRIBUTE}="`);
   expect(html).toContain('Réinitialiser partner-portal');
   expect(html).toContain('data-app="shop-staging"');
   await hydrated(page);
@@ -122,7 +144,7 @@ test('not signed in, or with a cookie that is no session: the page as built, the
     await context.addCookies(cookies);
     const { page, problems, html } = await open(context, reaper);
     expect(html).toContain('<div id="root"></div>');
-    expect(html).not.toContain('reaper-first-screen');
+    expect(html).not.toContain(RENDERING_ATTRIBUTE);
     expect(html).not.toContain('data-app=');
     await expect(page.locator('#token')).toBeVisible();
     // The refused "who am I" of the bad cookie is the browser's own console line, nothing else.

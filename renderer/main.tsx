@@ -4,25 +4,33 @@
  * preloaded by index.html) is still on its way, then hands them to it.
  *
  * When the server rendered the first screen (a signed-in browser, issue 26: the rows are in the
- * page's HTML), the page carries the snapshot it was rendered with: it is read here, not asked for
- * again, and the bundle hydrates the rows with it, in the language the server wrote them in.
+ * page's HTML), the page names the data it was rendered with (the snapshot, the session, the
+ * language, the zone): fetched once here (the page's head preloads it), not asked for again as a
+ * snapshot, and the bundle hydrates the rows with it, in the language the server wrote them in.
  */
-import { FIRST_SCREEN_ID, type FirstScreenData } from '../shared/first-screen.ts';
+import { type FirstScreenData, firstScreenPath, RENDERING_ATTRIBUTE } from '../shared/first-screen.ts';
 import { loadCatalogue } from '../shared/i18n/catalogues.ts';
+import { isLanguage } from '../shared/i18n/languages.ts';
 import { startEarlyRequests } from './api/early.ts';
 import { splitToken } from './api/token.ts';
 import { MARK_BUNDLE_RAN } from './lib/first-screen-marks.ts';
 import { keepForServer, startingLanguage } from './lib/language-choice.ts';
 import './styles.css';
 
-// The rows come first in the page, its data block after them (this script may run before it is parsed).
-const rendered =
-  !window.reaper && !splitToken(location.hash).token && !!document.getElementById('root')?.firstChild;
+// The server sends the page as it makes it: its head (this script's tag, and on <html> the id of the
+// first screen's data, which the head preloads), then the rows, so this script may run before they are in.
+const firstId =
+  !window.reaper && !splitToken(location.hash).token
+    ? document.documentElement.getAttribute(RENDERING_ATTRIBUTE)
+    : null;
 if (!window.reaper) keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-const first = rendered ? await readFirstScreen() : null;
+const firstScreen = firstId ? readFirstScreen(firstId) : null;
+// The same module boot.tsx loads (renderer/i18n.ts): fetched once, started now, in the language the
+// server wrote the page in when it did.
+const pageLanguage = document.documentElement.lang;
+const catalogue = loadCatalogue(firstId && isLanguage(pageLanguage) ? pageLanguage : startingLanguage());
+const first = await firstScreen;
 const early = startEarlyRequests(window, undefined, first ? first.snapshot.seq : null);
-// The same module boot.tsx loads (renderer/i18n.ts): fetched once, started now.
-const catalogue = loadCatalogue(first?.language ?? startingLanguage());
 // This script is `async` (it does not wait for the stylesheet): the dashboard is rendered once the
 // stylesheet is in, so the apps table measures its rows styled.
 const stylesheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
@@ -35,21 +43,23 @@ const styled =
     : null;
 const [{ boot }] = await Promise.all([import('./boot.tsx'), catalogue]);
 await styled;
+// The rows are hydrated once they are all in.
+if (first && document.readyState === 'loading') {
+  await new Promise((parsed) => document.addEventListener('DOMContentLoaded', parsed, { once: true }));
+}
 performance.mark(MARK_BUNDLE_RAN);
 await boot(early, first);
 
 /**
- * The server-rendered first screen's data, once parsed; null when there is none or it is not readable
- * (the page then renders anew, and asks for the snapshot: `rendered` is wrong only for a damaged page).
+ * The data the server rendered the first screen with (preloaded by the page's head); null when it
+ * has none for this page (its render failed, it was taken, or another instance of a team server
+ * rendered the page): the page then renders anew with a snapshot of its own.
  */
-async function readFirstScreen(): Promise<FirstScreenData | null> {
-  if (!document.getElementById(FIRST_SCREEN_ID) && document.readyState === 'loading') {
-    await new Promise((parsed) => document.addEventListener('DOMContentLoaded', parsed, { once: true }));
-  }
-  const block = document.getElementById(FIRST_SCREEN_ID);
-  if (!block) return null;
+async function readFirstScreen(id: string): Promise<FirstScreenData | null> {
   try {
-    return JSON.parse(block.textContent ?? '') as FirstScreenData;
+    // As the head's preload asked for it (same URL, mode and credentials), so that it takes that answer.
+    const res = await fetch(firstScreenPath(id));
+    return res.ok ? ((await res.json()) as FirstScreenData) : null;
   } catch {
     return null;
   }

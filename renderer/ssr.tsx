@@ -11,6 +11,7 @@
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
+import type { Snapshot } from '../shared/api.ts';
 import type { FirstScreenData } from '../shared/first-screen.ts';
 import { snapshotFromForm } from '../shared/snapshot-form.ts';
 import { BrowserApp } from './App.tsx';
@@ -21,9 +22,9 @@ import { setIntlLocale, setViewerTimeZone } from './lib/format.ts';
 /** Nothing is asked of the server while rendering (no effect runs): a request would be a bug. */
 const noFetch: typeof fetch = () => Promise.reject(new Error('no request from the server-side render'));
 
-export async function renderFirstScreen(data: FirstScreenData): Promise<string> {
+export async function renderFirstScreen(data: FirstScreenData, flat?: Snapshot): Promise<string> {
   await loadLanguage(data.language);
-  const snapshot = snapshotFromForm(data.snapshot);
+  const snapshot = flat ?? snapshotFromForm(data.snapshot);
   const initial = {
     http: createHttpClient({ baseUrl: `http://${data.host}`, fetch: noFetch }),
     session: new Promise<never>(() => undefined),

@@ -1,16 +1,30 @@
 /**
- * The first screen rendered by the server (issue 26): what the page's HTML carries for the dashboard
- * to hydrate, and what the server-side entry (renderer/ssr.tsx, built to out/renderer-ssr) takes and
- * gives. A signed-in browser's `GET /` gets the apps view's rows in its HTML, and this data once, in
- * a `<script type="application/json">` block (a data block: it never runs, the CSP allows it).
+ * The first screen rendered by the server (issue 26): what the dashboard hydrates the page's rows
+ * with, and what the server-side entry (renderer/ssr.tsx, built to out/renderer-ssr) takes and gives.
+ * A signed-in browser's `GET /` gets the apps view's rows in its HTML and the id of this data, which
+ * the page fetches once (`GET /api/first-screen/{id}`, preloaded by the page's head): a megabyte of
+ * JSON in the HTML held its first paint back while the parser went through it.
  * Pure: no DOM, no Node.js.
  */
+
+import type { Snapshot } from './api.ts';
 import type { Language } from './i18n/languages.ts';
 import type { SessionInfo } from './people.ts';
 import type { SnapshotByApp } from './snapshot-form.ts';
 
-/** The id of the data block in the page. */
-export const FIRST_SCREEN_ID = 'reaper-first-screen';
+/**
+ * The attribute on the page's <html> when the server renders its first screen, with the id of its
+ * data. The page is sent as it is made (its head first): its first script may run before the rows
+ * are in.
+ */
+export const RENDERING_ATTRIBUTE = 'data-first-screen';
+
+/** Where a page fetches the data its first screen was rendered with, once. */
+export const FIRST_SCREEN_PATH = '/api/first-screen';
+
+export function firstScreenPath(id: string): string {
+  return `${FIRST_SCREEN_PATH}/${encodeURIComponent(id)}`;
+}
 
 /**
  * `GET /api/events?after=<seq>`: the stream starts with the events after that snapshot's (the page's
@@ -42,18 +56,9 @@ export interface FirstScreenData {
 
 /** What main/ calls in the built server entry (out/renderer-ssr). */
 export interface FirstScreenRenderer {
-  /** The inner HTML of #root for this data (the apps view as its first paint shows it). */
-  renderFirstScreen(data: FirstScreenData): Promise<string>;
-}
-
-/**
- * JSON that is safe inside a `<script>` element: `<` (so no `</script>` nor `<!--` can end or change
- * it), `>`, `&` and the two line separators JavaScript once refused, all written as \u escapes, which
- * JSON.parse reads back as the same characters.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  /**
+   * The inner HTML of #root for this data (the apps view as its first paint shows it). `snapshot`:
+   * data.snapshot in the flat form, when the caller has it (the server does), not decoded again.
+   */
+  renderFirstScreen(data: FirstScreenData, snapshot?: Snapshot): Promise<string>;
 }

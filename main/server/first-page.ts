@@ -10,25 +10,30 @@
  * (the token screen asks). So is it when the server entry is not built, or its render fails (logged,
  * never an error answer). The page is the session's own: `no-store`, never a shared cache's.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Snapshot } from '../../shared/api.ts';
 import {
-  FIRST_SCREEN_ID,
   type FirstScreenData,
   type FirstScreenRenderer,
-  jsonForScript,
+  firstScreenPath,
   LANGUAGE_COOKIE,
+  RENDERING_ATTRIBUTE,
   ZONE_COOKIE,
 } from '../../shared/first-screen.ts';
 import { acceptLanguageTags, isLanguage, localeFor, pickLanguage } from '../../shared/i18n/languages.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { SessionInfo } from '../../shared/people.ts';
 import { snapshotByApp } from '../../shared/snapshot-form.ts';
+import { sendError, sendJson } from './answers.ts';
 import { forViewer } from './audited.ts';
-import type { Gate } from './gate.ts';
-import { compressBody, negotiateEncoding } from './static-files.ts';
+import type { Gate, Who } from './gate.ts';
+import { CSP, negotiateEncoding } from './static-files.ts';
 
 export interface FirstPageOptions {
   /** The built page (out/renderer/index.html). */
@@ -79,20 +84,97 @@ export function viewerOf(
   };
 }
 
-/** The page with the first screen and its data put in. */
-export function pageWith(template: string, data: FirstScreenData, rows: string): string {
+/**
+ * The page cut where the first screen goes: `head` up to and with `<div id="root">`, `tail` from its
+ * `</div>` on. Its <html> is in the viewer's language and carries the first screen's id (the page's
+ * first script fetches its data with it), and the head asks for that data at once (a preload, so it
+ * is on its way before any script has run).
+ */
+export function pageParts(template: string, language: string, id: string): { head: string; tail: string } {
   const root = '<div id="root"></div>';
-  if (!template.includes(root)) throw new Error('the built page has no empty #root');
-  const block = `<script type="application/json" id="${FIRST_SCREEN_ID}">${jsonForScript(data)}</script>`;
-  return template
-    .replace(/<html lang="[^"]*">/, `<html lang="${data.language}">`)
-    .replace(root, () => `<div id="root">${rows}</div>\n    ${block}`);
+  const at = template.indexOf(root);
+  if (at < 0 || !template.includes('<head>'))
+    throw new Error('the built page has no <head> or no empty #root');
+  const open = '<div id="root">'.length;
+  return {
+    head: template
+      .slice(0, at + open)
+      .replace(/<html lang="[^"]*">/, `<html lang="${language}" ${RENDERING_ATTRIBUTE}="${id}">`)
+      .replace(
+        '<head>',
+        `<head>\n    <link rel="preload" as="fetch" crossorigin href="${firstScreenPath(id)}" />`,
+      ),
+    tail: template.slice(at + open),
+  };
+}
+
+interface Template {
+  text: string;
+  /** The CSP the page is answered with: the server's, its inline stylesheet allowed by its hash. */
+  policy: string;
+}
+
+/**
+ * The built page with its stylesheet in it (a `<style>`, allowed by its hash in the page's CSP, the
+ * header's and the page's own): the first paint then waits for nothing but the page, not for a
+ * request that queues behind the scripts' on a server busy rendering the rows. A stylesheet that
+ * cannot be put in: the page as built.
+ */
+async function withStyleIn(template: string, pagePath: string): Promise<Template> {
+  const link = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[\w.-]+\.css)">/.exec(template);
+  const styles = "style-src 'self'";
+  const css = link ? await readFile(join(dirname(pagePath), link[1]!), 'utf8').catch(() => null) : null;
+  if (!link || css === null || /<\/style/i.test(css)) return { text: template, policy: CSP };
+  const allowed = `${styles} 'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+  return {
+    text: template.replace(styles, () => allowed).replace(link[0], () => `<style>${css}</style>`),
+    policy: CSP.replace(styles, () => allowed),
+  };
+}
+
+/**
+ * The answer's body as it is written, compressed as the client accepts; `flush` sends what is
+ * written so far (the browser parses, fetches and paints it while the rest is made).
+ */
+function bodyWriter(res: ServerResponse, encoding: ReturnType<typeof negotiateEncoding>) {
+  if (!encoding) {
+    return { write: (text: string) => res.write(text), flush: () => undefined, end: () => res.end() };
+  }
+  const zip =
+    encoding === 'br'
+      ? createBrotliCompress({
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 4,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          },
+        })
+      : createGzip({ level: 6 });
+  // A client gone away, or a compressor failing: the answer ends there (nothing else to tell).
+  pipeline(zip, res, () => undefined);
+  return { write: (text: string) => zip.write(text), flush: () => zip.flush(), end: () => zip.end() };
+}
+
+/** How long a first screen's data waits for its page to ask for it. */
+export const FIRST_SCREEN_KEPT_MS = 60_000;
+/** First screens waiting at most: a page asks for its own within a second; more are dropped, oldest first. */
+const MAX_WAITING = 64;
+
+interface Waiting {
+  /** The session it was rendered for (its CSRF token: one per session). */
+  csrf: string;
+  data: Promise<FirstScreenData | null>;
+  timer: NodeJS.Timeout;
 }
 
 export function firstPage(options: FirstPageOptions) {
   const { log } = options;
   let loaded: { mtimeMs: number; renderer: Promise<FirstScreenRenderer> } | null = null;
-  let template: { mtimeMs: number; text: Promise<string> } | null = null;
+  let template: { mtimeMs: number; text: Promise<Template> } | null = null;
+  const waiting = new Map<string, Waiting>();
+  const forget = (id: string) => {
+    clearTimeout(waiting.get(id)?.timer);
+    waiting.delete(id);
+  };
 
   /** The built entry, imported again when rebuilt; null when not built. */
   const renderer = async (): Promise<FirstScreenRenderer | null> => {
@@ -104,23 +186,24 @@ export function firstPage(options: FirstPageOptions) {
     }
     return loaded.renderer;
   };
-  const page = async (): Promise<string> => {
+  const page = async (): Promise<Template> => {
     const info = await stat(options.page);
     if (template?.mtimeMs !== info.mtimeMs) {
-      template = { mtimeMs: info.mtimeMs, text: readFile(options.page, 'utf8') };
+      template = {
+        mtimeMs: info.mtimeMs,
+        text: readFile(options.page, 'utf8').then((text) => withStyleIn(text, options.page)),
+      };
     }
     return template.text;
   };
 
-  /** Serve the page with the first screen in it: false when not for this request (serve it as built). */
-  return async function serveFirstPage(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    if (req.method !== 'GET' || !req.headers.cookie) return false;
-    const who = await options.gate.sessionOf(req);
-    if (!who) return false;
-    let html: string;
+  /** The first screen's data, for what `who` rendered with `render`, or null when it could not be rendered. */
+  async function render(
+    renderer: FirstScreenRenderer,
+    who: Who,
+    viewer: ReturnType<typeof viewerOf>,
+  ): Promise<{ data: FirstScreenData; rows: string } | null> {
     try {
-      const render = await renderer();
-      if (!render) return false;
       const full = await options.snapshot();
       const shown = (who.role === 'viewer' ? forViewer('snapshot', full) : full) as Snapshot;
       const session: SessionInfo = {
@@ -130,26 +213,91 @@ export function firstPage(options: FirstPageOptions) {
         csrf: who.csrf,
         expiresAt: who.expiresAt,
       };
-      const data: FirstScreenData = { snapshot: snapshotByApp(shown), session, ...viewerOf(req) };
-      html = pageWith(await page(), data, await render.renderFirstScreen(data));
+      const data: FirstScreenData = { snapshot: snapshotByApp(shown), session, ...viewer };
+      return { data, rows: await renderer.renderFirstScreen(data, shown) };
     } catch (error) {
       log?.(
         'error',
         `the first screen could not be rendered (the page is served without it): ${describeError(error, { stack: true })}`,
       );
-      return false;
+      return null;
     }
-    const body = Buffer.from(html);
-    const encoding = negotiateEncoding(req.headers['accept-encoding']);
-    const sent = encoding ? await compressBody(body, encoding, 'dynamic') : body;
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      vary: 'Accept-Encoding, Cookie',
-      ...(encoding ? { 'content-encoding': encoding } : {}),
-      'content-length': sent.length,
-    });
-    res.end(sent);
-    return true;
+  }
+
+  return {
+    /**
+     * Serve the page with the first screen in it: false when not for this request (serve it as
+     * built). The page is sent as it is made: its head at once (the browser fetches the stylesheet,
+     * the scripts and the first screen's data while the rows are rendered), then the rows. A render
+     * that fails once the head is sent leaves the page as built from there (no rows), and its data
+     * answers 404: the page's first script then renders it anew.
+     */
+    async page(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+      if (req.method !== 'GET' || !req.headers.cookie) return false;
+      const who = await options.gate.sessionOf(req);
+      if (!who?.csrf) return false;
+      let entry: FirstScreenRenderer | null;
+      let built: Template;
+      try {
+        entry = await renderer();
+        built = await page();
+      } catch (error) {
+        log?.(
+          'error',
+          `the first screen cannot be rendered (the page is served without it): ${describeError(error)}`,
+        );
+        return false;
+      }
+      if (!entry) return false;
+      const viewer = viewerOf(req);
+      const id = randomBytes(18).toString('base64url');
+      const { head, tail } = pageParts(built.text, viewer.language, id);
+      const rendered = render(entry, who, viewer);
+      if (waiting.size >= MAX_WAITING) forget(waiting.keys().next().value!);
+      const timer = setTimeout(() => forget(id), FIRST_SCREEN_KEPT_MS);
+      timer.unref();
+      waiting.set(id, { csrf: who.csrf, data: rendered.then((r) => r?.data ?? null), timer });
+      const encoding = negotiateEncoding(req.headers['accept-encoding']);
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': built.policy,
+        vary: 'Accept-Encoding, Cookie',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+      });
+      const body = bodyWriter(res, encoding);
+      body.write(head);
+      body.flush();
+      const done = await rendered;
+      body.write(done ? done.rows + tail : tail);
+      body.end();
+      return true;
+    },
+
+    /**
+     * `GET /api/first-screen/{id}`: the data a page's first screen was rendered with (so that its
+     * hydration renders exactly the same), once, to the session it was rendered for, within
+     * FIRST_SCREEN_KEPT_MS. Anything else is a 404, and the page renders anew: a first screen already
+     * taken, too old, another session's, one whose render failed, or one rendered by another instance
+     * of a team server (each keeps its own).
+     */
+    async data(req: IncomingMessage, res: ServerResponse, who: Who, id: string): Promise<void> {
+      const kept = waiting.get(id);
+      if (!kept || !who.csrf || kept.csrf !== who.csrf) {
+        sendError(res, {
+          error: { code: 'not-found', message: `no first screen ${id} waits for this session` },
+        });
+        return;
+      }
+      forget(id);
+      const data = await kept.data;
+      if (!data) {
+        sendError(res, {
+          error: { code: 'not-found', message: `the first screen ${id} could not be rendered` },
+        });
+        return;
+      }
+      await sendJson(res, 200, data, req.headers['accept-encoding']);
+    },
   };
 }

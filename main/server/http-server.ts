@@ -35,7 +35,7 @@ import {
   matchPath,
   successStatus,
 } from '../../shared/api-http.ts';
-import { EVENTS_AFTER_PARAM } from '../../shared/first-screen.ts';
+import { EVENTS_AFTER_PARAM, FIRST_SCREEN_PATH } from '../../shared/first-screen.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import { PEOPLE_ROUTES } from '../../shared/people.ts';
 import { SNAPSHOT_BY_APP, SNAPSHOT_FORM_PARAM, snapshotByApp } from '../../shared/snapshot-form.ts';
@@ -191,7 +191,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
     const path = url.pathname;
     const metrics = path === METRICS_PATH && backend.metricsText !== undefined;
     if (!metrics && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
-      if ((path === '/' || path === '/index.html') && (await servePage?.(req, res))) return;
+      if ((path === '/' || path === '/index.html') && (await servePage?.page(req, res))) return;
       await serveStatic(req, res, path, options.staticDir);
       return;
     }
@@ -227,6 +227,13 @@ export function startHttpServer(options: HttpServerOptions): Promise<RunningHttp
       backend.historyExport
     ) {
       await streamExport(res, backend.historyExport(Object.fromEntries(url.searchParams)));
+      return;
+    }
+    if (path.startsWith(`${FIRST_SCREEN_PATH}/`)) {
+      if (req.method !== 'GET') return methodNotAllowed(res, ['GET']);
+      const id = path.slice(FIRST_SCREEN_PATH.length + 1);
+      if (servePage) await servePage.data(req, res, who, id);
+      else sendError(res, { error: { code: 'not-found', message: 'this server renders no first screen' } });
       return;
     }
     if (path === EVENTS_PATH) {
