@@ -117,8 +117,12 @@ export const AppRow = memo(function AppRow({
           >
             {app.name}
           </a>
-          <span className="sub">
-            <span>{ownerLabel(app)}</span> · <ConsoleLink app={app} tabIndex={tab} compact />
+          <span className="sub owner-line">
+            <span className="owner" title={ownerLabel(app)}>
+              {ownerLabel(app)}
+            </span>
+            <span aria-hidden="true">·</span>
+            <ConsoleLink app={app} tabIndex={tab} compact />
           </span>
           {app.group && <span className="sub group-tag">{t('row.group', { group: app.group })}</span>}
         </div>

@@ -41,21 +41,33 @@ export function ModeLabel() {
   const api = useApi();
   const state = useConsoleState();
   let text: string | null = null;
+  let host: string | null = null;
   let title = '';
   if (state?.mode === 'local') {
     text = t('where.local');
     title = t('where.localTitle');
   } else if (state?.mode === 'team') {
-    text = t('where.team', { host: state.host });
+    host = state.host;
+    text = t('where.team', { host });
     title = t('where.teamTitle', { url: state.url });
   } else if (api.serverHost) {
-    text = t('where.server', { host: api.serverHost });
+    host = api.serverHost;
+    text = t('where.server', { host });
     title = t('where.serverTitle', { host: api.serverHost });
   }
   if (!text) return null;
+  // "Server · host": where the header is narrow the host alone is shown (styles.css), the kind read out.
+  const at = host ? text.lastIndexOf(host) : -1;
   return (
     <span className="mode where" title={title} data-testid="mode-label">
-      {text}
+      {at > 0 ? (
+        <>
+          <span className="where-kind">{text.slice(0, at)}</span>
+          {text.slice(at)}
+        </>
+      ) : (
+        text
+      )}
     </span>
   );
 }

@@ -17,6 +17,7 @@ export function KillSwitchButton() {
   const [asking, setAsking] = useState(false);
   const can = useCan('admin');
   if (!known) return null;
+  const state = on ? t('kill.stateOn') : t('kill.stateOff');
   return (
     <>
       <button
@@ -25,10 +26,13 @@ export function KillSwitchButton() {
         title={can.reason ?? (on ? t('kill.titleOn') : t('kill.titleOff'))}
         disabled={!can.allowed}
         aria-haspopup="dialog"
+        // Its state read out whole wherever the header is narrow enough to show it by the dot's colour.
+        aria-label={`${t('kill.name')}${state}`}
         onClick={() => setAsking(true)}
       >
         <span className="kill-dot" aria-hidden="true" />
-        {on ? t('kill.on') : t('kill.off')}
+        {t('kill.name')}
+        <span className="kill-state">{state}</span>
       </button>
       {asking && <Confirm on={on} close={() => setAsking(false)} />}
     </>

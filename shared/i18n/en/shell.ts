@@ -41,8 +41,9 @@ export const shell = {
     unchecked: 'Not yet checked',
   },
   kill: {
-    on: 'Kill switch: on',
-    off: 'Kill switch: off',
+    name: 'Kill switch',
+    stateOn: ': on',
+    stateOff: ': off',
     titleOn: 'No app is put to sleep: click to turn the kill switch off',
     titleOff: 'Click to stop every sleep at once (wakes still happen)',
     confirmOnTitle: 'Turn the kill switch on?',

@@ -42,8 +42,9 @@ export const shell: Messages<typeof en> = {
     unchecked: 'Pas encore vérifié',
   },
   kill: {
-    on: 'Arrêt d’urgence : activé',
-    off: 'Arrêt d’urgence : désactivé',
+    name: 'Arrêt d’urgence',
+    stateOn: ' : activé',
+    stateOff: ' : désactivé',
     titleOn: 'Aucune application n’est mise en veille : cliquez pour désactiver l’arrêt d’urgence',
     titleOff: 'Cliquez pour suspendre toutes les mises en veille (les réveils continuent)',
     confirmOnTitle: 'Activer l’arrêt d’urgence ?',
