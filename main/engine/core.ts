@@ -119,6 +119,11 @@ export interface EngineDeps {
    * owner now): the lease keeper lets the owner go at once, before its next round notices.
    */
   leaseLost?: (ownerId: string) => void;
+  /**
+   * Whether what was logged for the app while nobody read its traffic (the reaper away: a restart, a
+   * lease taken over) is still being read: no sleep meanwhile, on a stale last request. None: read.
+   */
+  trafficUnread?: (appId: string) => boolean;
   /** Diagnostics; never given a credential. */
   log?: Log;
 }
@@ -190,7 +195,13 @@ export class EngineCore {
   /** An app's context without its group: what the app's own sleep conditions are judged on. */
   private ownContext(appId: string, now: number): DecisionContext {
     const routing = this.routing.get(appId);
-    return { now, settings: settingsFor(this.settings, routing), routing, schedule: this.scheduleOf(appId) };
+    return {
+      now,
+      settings: settingsFor(this.settings, routing),
+      routing,
+      schedule: this.scheduleOf(appId),
+      trafficUnread: this.deps.trafficUnread?.(appId) ?? false,
+    };
   }
 
   private groupContext(appId: string, name: string, now: number): GroupContext {

@@ -22,6 +22,9 @@ import {
 } from './decision.ts';
 import type { CleverApp, CleverDeployment } from './ports.ts';
 
+/** The sleep blocker while the traffic logged when the reaper was away is being read. */
+export const TRAFFIC_UNREAD = 'the traffic logged while the reaper was away is still being read';
+
 /** Why an Up app may not be put to sleep now, or null when all conditions of the lifecycle hold. */
 export function sleepBlocker(record: AppRecord, ctx: DecisionContext): string | null {
   const { now, routing, schedule, settings } = ctx;
@@ -29,6 +32,7 @@ export function sleepBlocker(record: AppRecord, ctx: DecisionContext): string | 
   if (schedule.activeAt(now)) return 'inside a must-be-up range';
   const since = idleSince(record);
   if (now - since < routing.gracePeriodMs) return 'traffic within the grace period';
+  if (ctx.trafficUnread) return TRAFFIC_UNREAD;
   if (record.keepAwakeUntil !== null && now < record.keepAwakeUntil) return 'kept awake';
   if (settings.killSwitch) return 'the kill switch is on';
   // A group sleeps together: not before every other awake member may sleep too.

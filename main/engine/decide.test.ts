@@ -10,6 +10,7 @@ import { type MustBeUpRange, Schedule } from '../../shared/schedule.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { managedRouting, TEST_OWNER } from '../testing/fixtures.ts';
 import { type Decision, type DecisionContext, decide, nextDueAt, type Observation } from './decide.ts';
+import { sleepBlocker, TRAFFIC_UNREAD } from './decide-sleep.ts';
 import type { CleverApp, CleverDeployment } from './ports.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0); // a Monday
@@ -155,6 +156,15 @@ describe('Going to sleep: an Up app is put to sleep when all of these hold', () 
   it('traffic within the grace period (counted from the last request): no sleep', () => {
     const rec = record('Up', { cameUpAt: T0 - 3 * HOUR, lastRequestAt: T0 - 59 * MINUTE });
     expect(to(run(rec, obs))).toBe('stay');
+  });
+
+  it('idle past its grace period, but the traffic logged while the reaper was away is still being read: no sleep yet', () => {
+    const rec = record('Up', { cameUpAt: T0 - 3 * HOUR, lastRequestAt: T0 - 2 * HOUR });
+    expect(sleepBlocker(rec, { ...ctx(), trafficUnread: true })).toBe(TRAFFIC_UNREAD);
+    expect(to(run(rec, obs, { ...ctx(), trafficUnread: true }))).toBe('stay');
+    // Read: asleep as before.
+    expect(sleepBlocker(rec, { ...ctx(), trafficUnread: false })).toBeNull();
+    expect(to(run(rec, obs, { ...ctx(), trafficUnread: false }))).toBe('WaitingForShutdown');
   });
 
   it('the grace period ends exactly: asleep at grace, not a millisecond before', () => {

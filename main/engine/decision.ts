@@ -39,6 +39,8 @@ export interface DecisionContext {
   group?: GroupContext;
   /** The name of the member whose request woke this app with its group (the history says so). */
   groupWakeOf?: string;
+  /** The app's traffic since the reaper was away is still being read (EngineDeps.trafficUnread). */
+  trafficUnread?: boolean;
 }
 
 export interface Transition {

@@ -220,13 +220,14 @@ describe('the engine killed at random moments, restarted on the same data direct
     // request at 1 min: 16 min; after the stop at about 3 min: 18 min), as in the run without
     // crashes; not 15 minutes after the last restart. A timeout that ends while the engine is down
     // is seen when it answers again: on a loaded machine a restart takes seconds of real time,
-    // minutes of engine time (a CI run at load 10 saw one 4.8 min late, all of it a restart).
+    // minutes of engine time (a CI run at load 10 saw one 4.8 min late, all of it a restart), and so
+    // does its first sweep once it answers (a run at load 8 saw one 1 min 5 s after it answered).
     const seenFrom = (at: number) => crashed.down.find(([from, to]) => from <= at && at <= to)?.[1] ?? at;
     for (const name of ['ghost', 'stuck-stop']) {
       const due = plain.states[name]!.since;
       const since = crashed.states[name]!.since;
       expect(since, `${name} in Error`).toBeGreaterThan(due - MINUTE);
-      expect(since, `${name} in Error`).toBeLessThan(seenFrom(due) + MINUTE);
+      expect(since, `${name} in Error`).toBeLessThan(seenFrom(due) + 3 * MINUTE);
     }
     expect(crashed.historyChecked).toBeGreaterThan(20);
   }, 180_000);

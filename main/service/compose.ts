@@ -196,6 +196,8 @@ export async function compose(parts: Parts): Promise<Session> {
     store: parts.engineStore,
     // Releases are held while routes may be missing (a damaged settings file, a route that does not validate).
     config: config.engineConfig(),
+    // No sleep on a last request older than the access logs hold (the traffic is made just below).
+    trafficUnread: (appId) => traffic.unread(appId),
     ...(keeper
       ? {
           acts: (owner: string) => keeper.acts(owner),

@@ -14,8 +14,18 @@
  * sends: src/lib/stream/cc-stream.ts) and `since` the date of the last event seen, because whether the
  * server honours Last-Event-ID is unconfirmed: either way nothing in the gap is lost, and the entries
  * sent again at the boundary are skipped by their id, so nothing is counted twice.
+ *
+ * The first connection of an app's stream (the reaper starting, or restarted after a crash or a
+ * deploy) looks back to the last thing the reaper knew of the app (its last request, or its last
+ * change of state), at least a minute and at most LOOK_BACK_MAX_MS: a request logged while the reaper
+ * was away still wakes an Asleep app, or keeps an awake one awake. What it sends again that the
+ * reaper had already counted (not later than the app's last request) is skipped. Until that first
+ * connection has sent what it had (its first heartbeat comes after), the app is not put to sleep
+ * (`unread`): its last request may be older than what the logs hold. A stream that fails, or has not
+ * sent it all within LOOK_BACK_MIN_MS, is not waited for.
  */
 
+import type { AppRecord } from '../../shared/domain.ts';
 import { describeError, type Log } from '../../shared/log.ts';
 import type { SseEvent } from '../../shared/sse.ts';
 import { compileFilters, ignoredBecause } from '../../shared/traffic-filter.ts';
@@ -71,10 +81,30 @@ interface Follow {
   quiet: number;
   /** Events handled, for tests and the dashboard. */
   events: number;
+  /** When the follow began: entries logged before it may have been counted by the reaper already. */
+  since: number;
+  /** What was logged before the follow began is read (a heartbeat came after it), or not waited for. */
+  caughtUp: boolean;
   done: Promise<void>;
 }
 
 const RECENT_IDS = 1000;
+/** The first connection looks back at least this far, so a request made while it opens counts. */
+export const LOOK_BACK_MIN_MS = 60_000;
+/** ...and at most this far: a request older than that, made while the reaper was away, is not waited for. */
+export const LOOK_BACK_MAX_MS = 60 * 60_000;
+
+/**
+ * Where an app's first connection starts (epoch ms): after the last thing the reaper knew of it (its
+ * last request, its last change of state), within [now - LOOK_BACK_MAX_MS, now - LOOK_BACK_MIN_MS].
+ */
+export function firstSince(
+  known: Pick<AppRecord, 'lastRequestAt' | 'stateSince'> | undefined,
+  now: number,
+): number {
+  const seen = known ? Math.max(known.lastRequestAt ?? Number.NEGATIVE_INFINITY, known.stateSince) : now;
+  return Math.max(now - LOOK_BACK_MAX_MS, Math.min(now - LOOK_BACK_MIN_MS, seen));
+}
 /** The reason shown for entries without an `http` section. */
 export const NOT_A_REQUEST = 'not an HTTP request';
 /** The watchdog looks for silent streams this many times per `silenceMs`. */
@@ -86,6 +116,7 @@ export class AccessLogFollower {
   private follows = new Map<string, Follow>();
   private offEngine: (() => void) | null = null;
   private running = false;
+  private begun = false;
   /**
    * One timer for every stream's silence (a timer re-armed at each event costs more than the event
    * itself when a thousand streams each get a heartbeat every 2 s).
@@ -106,6 +137,7 @@ export class AccessLogFollower {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.begun = true;
     // A stream is stopped after between WATCHDOG_TICKS and WATCHDOG_TICKS + 1 ticks without an event.
     this.watchdog = setInterval(() => {
       for (const f of this.follows.values()) if (++f.quiet > WATCHDOG_TICKS) f.attempt?.abort();
@@ -147,6 +179,20 @@ export class AccessLogFollower {
       if (!this.follows.has(appId) && ownerId) this.follow(appId, ownerId);
   }
 
+  /**
+   * Whether what was logged for the app while nobody read its stream is still to be read (the first
+   * connection has not sent it all yet): the engine does not put it to sleep meanwhile. Before this
+   * follower starts (the engine starts first), every app's is.
+   */
+  unread(appId: string): boolean {
+    if (!this.begun) return true;
+    const f = this.running ? this.follows.get(appId) : undefined;
+    if (!f || f.caughtUp) return false;
+    // Not waited for longer than the first connection looks back at least.
+    if (this.options.clock.now() - f.since >= LOOK_BACK_MIN_MS) f.caughtUp = true;
+    return !f.caughtUp;
+  }
+
   status(appId: string): { connected: boolean; events: number; failures: number } | null {
     const f = this.follows.get(appId);
     return f ? { connected: f.connected, events: f.events, failures: f.failures } : null;
@@ -170,6 +216,8 @@ export class AccessLogFollower {
       attempt: null,
       quiet: 0,
       events: 0,
+      since: this.options.clock.now(),
+      caughtUp: false,
       done: Promise.resolve(),
     };
     this.follows.set(appId, follow);
@@ -177,8 +225,7 @@ export class AccessLogFollower {
   }
 
   private async loop(f: Follow): Promise<void> {
-    // The first connection looks back a minute, so a request made while the stream was opening counts.
-    const firstSince = new Date(this.options.clock.now() - 60_000).toISOString();
+    const since = new Date(firstSince(this.options.engine.get(f.appId), f.since)).toISOString();
     while (!f.controller.signal.aborted) {
       const attempt = new AbortController();
       const stopAttempt = () => attempt.abort();
@@ -189,12 +236,13 @@ export class AccessLogFollower {
         await this.options.source(f.ownerId, f.appId, {
           signal: attempt.signal,
           lastEventId: f.lastEventId,
-          since: f.lastDate ?? firstSince,
+          since: f.lastDate ?? since,
           onEvent: (event) => {
             f.quiet = 0;
             f.connected = true;
             f.failures = 0;
             if (event.event === 'ACCESS_LOG') this.handle(f, event);
+            else if (event.event === 'HEARTBEAT') f.caughtUp = true;
             else if (event.event === 'END_OF_STREAM') stopAttempt();
           },
         });
@@ -203,6 +251,8 @@ export class AccessLogFollower {
           this.options.log?.('warn', `access log of ${f.appId}: ${describeError(error)}`);
         }
       } finally {
+        // A first connection that failed is not waited for: its reconnection resumes from its date.
+        f.caughtUp = true;
         f.attempt = null;
         f.controller.signal.removeEventListener('abort', stopAttempt);
         f.connected = false;
@@ -261,8 +311,10 @@ export class AccessLogFollower {
       this.options.stats.ignored(f.appId, reason, at);
       return;
     }
-    this.options.stats.counted(f.appId, 'access-log');
     const before = this.options.engine.get(f.appId);
+    // Logged before this follow began and not after the app's last request: counted before (a restart).
+    if (at < f.since && before?.lastRequestAt != null && at <= before.lastRequestAt) return;
+    this.options.stats.counted(f.appId, 'access-log');
     if (before?.state === 'Down' && !this.options.engine.wakeAsked(f.appId)) this.options.onWake?.(f.appId);
     this.options.engine.request(f.appId, 'access-log', at).then(this.refused.recorded, this.refused.failed);
   }

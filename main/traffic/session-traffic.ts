@@ -84,6 +84,11 @@ export class SessionTraffic {
     this.proxy = null;
   }
 
+  /** Whether the app's traffic logged while the reaper was away is still being read (EngineDeps.trafficUnread). */
+  unread(appId: string): boolean {
+    return this.follower?.unread(appId) ?? false;
+  }
+
   /** Hear when the wake proxy starts, stops, moves or fails. */
   onProxyChange(listener: () => void): () => void {
     this.proxyListeners.add(listener);

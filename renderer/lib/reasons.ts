@@ -65,6 +65,7 @@ const BLOCKERS: Record<string, ReasonKey> = {
   'the kill switch is on': 'blockerKillSwitch',
   'no enabled route manages the app': 'blockerNoRoute',
   'traffic within the grace period': 'blockerTraffic',
+  'the traffic logged while the reaper was away is still being read': 'blockerUnread',
 };
 
 /** Why a group member holds the others awake (decide-group.ts: a sleep blocker, or its state in lower case). */

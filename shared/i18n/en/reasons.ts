@@ -58,4 +58,5 @@ export const reasons = {
   blockerKillSwitch: 'the kill switch is on',
   blockerNoRoute: 'no enabled route manages the app',
   blockerTraffic: 'traffic within the grace period',
+  blockerUnread: 'the traffic logged while the reaper was away is still being read',
 } as const;

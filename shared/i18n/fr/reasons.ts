@@ -58,4 +58,5 @@ export const reasons: Messages<typeof en> = {
   blockerKillSwitch: 'l’arrêt d’urgence est activé',
   blockerNoRoute: 'aucune route active ne la gère',
   blockerTraffic: 'du trafic dans le délai de grâce',
+  blockerUnread: 'le trafic journalisé pendant l’absence du reaper est encore en cours de lecture',
 };
