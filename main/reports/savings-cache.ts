@@ -12,10 +12,10 @@
  *   that app is read again, alone, from the datastore;
  * - PostgreSQL ids committing out of order: the last TAIL ids are read again each time, and those
  *   already applied skipped;
- * - retention deleting the oldest entries (any instance's): the oldest instant and the ids at it are
- *   compared with the datastore's; when they differ, the apps with entries that old are read again
- *   (every deleted entry is at most as old as the oldest left), or everything when the difference is
- *   not a deletion.
+ * - retention deleting the oldest entries (any instance's): each app's oldest entries are looked up
+ *   by id, and the apps that lost one are read again (retention deletes the oldest first); then the
+ *   oldest instant and the ids at it are compared with the datastore's, everything read again when
+ *   they differ (entries this cache never saw).
  * Entries at negative instants are left out, as the report's reads do. In team mode each instance
  * has its own cache; each is kept right by these same reads.
  */
@@ -26,7 +26,7 @@ import type { SleepCause } from './savings-sleeps.ts';
 
 export type SavingsStore = Pick<
   ReaperStore,
-  'kind' | 'savingsChangesAfter' | 'savingsChangesOf' | 'savingsOldest'
+  'kind' | 'savingsChangesAfter' | 'savingsChangesOf' | 'savingsOldest' | 'historyIdsLeft'
 >;
 
 /** A stretch Asleep, from the state change that began it to the next one (Infinity: not yet). */
@@ -149,14 +149,16 @@ export class SavingsCache {
   private async refresh(): Promise<void> {
     if (!this.built) this.reset();
     await this.catchUp();
-    const theirs = await this.store.savingsOldest();
-    if (this.holdsOldest(theirs)) return;
-    // Older entries changed: retention deleted some (every deleted entry is at most as old as the
-    // oldest left), or this cache never saw some.
-    if (theirs !== null && theirs.at >= this.oldest().at) {
-      await this.reread([...this.apps].filter(([, a]) => a.oldestAt <= theirs.at).map(([id]) => id));
-      if (this.holdsOldest(await this.store.savingsOldest())) return;
+    // Retention deletes the oldest entries first: an app that lost some lost one of its oldest, and is
+    // read again. (The datastore's oldest instant alone does not tell: an entry committed late, with an
+    // old instant, can hide a deletion behind it.)
+    const oldest = [...this.apps].flatMap(([appId, a]) => a.oldestIds.map((id) => [id, appId] as const));
+    if (oldest.length) {
+      const left = await this.store.historyIdsLeft(oldest.map(([id]) => id));
+      await this.reread([...new Set(oldest.filter(([id]) => !left.has(id)).map(([, appId]) => appId))]);
     }
+    if (this.holdsOldest(await this.store.savingsOldest())) return;
+    // Older entries this cache never saw: all of it again.
     this.reset();
     await this.catchUp();
   }

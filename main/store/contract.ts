@@ -189,6 +189,8 @@ export interface ReaperStore {
   savingsChangesOf(appId: string, upToId: number): Promise<StateChange[]>;
   /** The oldest instant of the state changes and dry-run notes, with the ids at it; null when none. */
   savingsOldest(): Promise<SavingsOldest | null>;
+  /** Which of these history ids are still there (retention may have deleted the others). */
+  historyIdsLeft(ids: readonly number[]): Promise<Set<number>>;
 
   // ---- retention ---------------------------------------------------------------------------
   /** Delete up to `limit` of the oldest entries before `cutoff`; how many were deleted. */

@@ -143,6 +143,13 @@ export function savingsOldestSql(dialect: Dialect): string {
      ORDER BY id`;
 }
 
+/** Which of the given history ids are there: a JSON array (SQLite) or an array (PostgreSQL). */
+export function historyIdsLeftSql(dialect: Dialect): string {
+  return dialect === 'sqlite'
+    ? 'SELECT id FROM history WHERE id IN (SELECT value FROM json_each(?))'
+    : 'SELECT id FROM history WHERE id = ANY($1::bigint[])';
+}
+
 /** The savings' entries as the contract gives them. */
 export function toSavingsChanges(rows: ChangeRow[]): StateChange[] {
   return toStateChanges([], rows).changes;

@@ -1,6 +1,6 @@
 /**
  * The datastore contract's savings reads (contract.ts: savingsChangesAfter, savingsChangesOf,
- * savingsOldest), the same answers on SQLite and on PostgreSQL (a throwaway cluster), checked
+ * savingsOldest, historyIdsLeft), the same answers on SQLite and on PostgreSQL (a throwaway cluster), checked
  * against the entries written.
  */
 import { expect, it } from 'vitest';
@@ -88,6 +88,20 @@ describeEachDatastore(
       expect(await store.savingsOldest()).toEqual({ at: T + 3 * MINUTE, ids: [left[0]!.id] });
       await store.deleteHistoryBefore(T + 10 * MINUTE, 100);
       expect(await store.savingsOldest()).toBeNull();
+    });
+
+    it('tells which history ids are left after retention, of any kind, and none of an empty list', async () => {
+      const { store } = await open();
+      await load(store);
+      const all = (await store.savingsChangesAfter(0, 100)).map((c) => c.id);
+      expect(await store.historyIdsLeft(all)).toEqual(new Set(all));
+      await store.deleteHistoryBefore(T + 3 * MINUTE, 100);
+      const left = (await store.savingsChangesAfter(0, 100)).map((c) => c.id);
+      expect(left.length).toBeGreaterThan(0);
+      expect(left.length).toBeLessThan(all.length);
+      // An id never written, and the deleted ones: not there.
+      expect(await store.historyIdsLeft([...all, 999_999])).toEqual(new Set(left));
+      expect(await store.historyIdsLeft([])).toEqual(new Set());
     });
   },
 );

@@ -32,6 +32,7 @@ import {
   changesSql,
   durationsFrom,
   HISTORY_COLUMNS,
+  historyIdsLeftSql,
   historyPageSql,
   initialStatesSql,
   retentionSql,
@@ -313,6 +314,11 @@ export class PostgresStore implements ReaperStore {
   async savingsOldest(): Promise<SavingsOldest | null> {
     const { rows } = await this.pool.query<{ id: number; at: number }>(savingsOldestSql('postgres'));
     return toOldest(rows);
+  }
+
+  async historyIdsLeft(ids: readonly number[]): Promise<Set<number>> {
+    const { rows } = await this.pool.query<{ id: number | string }>(historyIdsLeftSql('postgres'), [ids]);
+    return new Set(rows.map((r) => Number(r.id)));
   }
 
   async deleteHistoryBefore(cutoff: number, limit: number): Promise<number> {

@@ -17,6 +17,7 @@ import type { SavingsOldest, StateChange } from '../contract.ts';
 import {
   type ChangeRow,
   changesSql,
+  historyIdsLeftSql,
   historyPageSql,
   initialStatesSql,
   type StateRow,
@@ -113,6 +114,12 @@ export function savingsChangesOf(db: DatabaseSync, appId: string, upToId: number
   return toSavingsChanges(
     prepare(db, savingsOfAppSql('sqlite')).all(appId, upToId) as unknown as ChangeRow[],
   );
+}
+
+/** Which of these history ids are still there. */
+export function historyIdsLeft(db: DatabaseSync, ids: readonly number[]): Set<number> {
+  const rows = prepare(db, historyIdsLeftSql('sqlite')).all(JSON.stringify(ids)) as { id: number }[];
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** The oldest instant of the savings' entries, with the ids at it. */

@@ -40,6 +40,7 @@ import {
 import { COLUMNS } from '../record-columns.ts';
 import {
   appNames,
+  historyIdsLeft,
   iterateHistory,
   queryHistory,
   savingsChangesAfter,
@@ -179,6 +180,10 @@ export class SqliteStore implements ReaperStore {
 
   async savingsOldest(): Promise<SavingsOldest | null> {
     return savingsOldest(this.db);
+  }
+
+  async historyIdsLeft(ids: readonly number[]): Promise<Set<number>> {
+    return historyIdsLeft(this.db, ids);
   }
 
   async deleteHistoryBefore(cutoff: number, limit: number): Promise<number> {
