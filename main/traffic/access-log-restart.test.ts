@@ -7,8 +7,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import { accessLogFollowerOf } from '../testing/access-log-follower.ts';
 import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
-import { AccessLogFollower, firstSince, LOOK_BACK_MAX_MS, LOOK_BACK_MIN_MS } from './access-logs.ts';
+import { type AccessLogFollower, firstSince, LOOK_BACK_MAX_MS, LOOK_BACK_MIN_MS } from './access-logs.ts';
 import { TrafficStats } from './stats.ts';
 
 const NOW = Date.UTC(2026, 11, 2, 12);
@@ -48,14 +49,7 @@ describe('the access logs across a restart of the reaper', () => {
   });
 
   function follow(stats = new TrafficStats()) {
-    follower = new AccessLogFollower({
-      engine: h.engine,
-      clock: h.clock,
-      stats,
-      source: (owner, app, options) => h.client.accessLogs(owner, app, options),
-      silenceMs: 3000,
-      backoffMs: { first: 20, max: 200 },
-    });
+    follower = accessLogFollowerOf(h, { stats });
     follower.start();
     return stats;
   }
@@ -116,14 +110,7 @@ describe('the access logs across a restart of the reaper', () => {
     h = await liveHarness({ factor: 10 });
     const app = h.manage('busy', {}, { gracePeriodMs: HOUR });
     await h.engine.start();
-    follower = new AccessLogFollower({
-      engine: h.engine,
-      clock: h.clock,
-      stats: new TrafficStats(),
-      source: (owner, id, options) => h.client.accessLogs(owner, id, options),
-      silenceMs: 3000,
-      backoffMs: { first: 20, max: 200 },
-    });
+    follower = accessLogFollowerOf(h);
     // Made, not started yet (the engine starts first): nothing is read, so nothing is known.
     expect(follower.unread(app.id)).toBe(true);
     const started = h.clock.now();
@@ -142,15 +129,11 @@ describe('the access logs across a restart of the reaper', () => {
     h = await liveHarness();
     const app = h.manage('busy', {}, { gracePeriodMs: HOUR });
     await h.engine.start();
-    follower = new AccessLogFollower({
-      engine: h.engine,
-      clock: h.clock,
-      stats: new TrafficStats(),
+    follower = accessLogFollowerOf(h, {
       // Connected, silent: until the follower stops it.
       source: (_owner, _id, { signal }) =>
         new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true })),
       silenceMs: 60_000,
-      backoffMs: { first: 20, max: 200 },
     });
     const started = h.clock.now();
     follower.start();
@@ -163,16 +146,11 @@ describe('the access logs across a restart of the reaper', () => {
     const app = h.manage('busy', {}, { gracePeriodMs: HOUR });
     await h.engine.start();
     let tries = 0;
-    follower = new AccessLogFollower({
-      engine: h.engine,
-      clock: h.clock,
-      stats: new TrafficStats(),
+    follower = accessLogFollowerOf(h, {
       source: async () => {
         tries++;
         throw new Error('the access logs are down');
       },
-      silenceMs: 3000,
-      backoffMs: { first: 20, max: 200 },
     });
     follower.start();
     await h.eventually(() => tries > 0 && !follower!.unread(app.id), 'not waited for');

@@ -5,8 +5,9 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE, SECOND } from '../../shared/durations.ts';
+import { accessLogFollowerOf } from '../testing/access-log-follower.ts';
 import { type LiveHarness, liveHarness } from '../testing/live-harness.ts';
-import { AccessLogFollower } from './access-logs.ts';
+import type { AccessLogFollower } from './access-logs.ts';
 import { TrafficStats } from './stats.ts';
 import { cleverUpstream } from './upstream.ts';
 import { WakeProxy } from './wake-proxy.ts';
@@ -23,14 +24,7 @@ afterEach(async () => {
 });
 
 function followAccessLogs(stats = new TrafficStats()) {
-  follower = new AccessLogFollower({
-    engine: h.engine,
-    clock: h.clock,
-    stats,
-    source: (owner, app, options) => h.client.accessLogs(owner, app, options),
-    silenceMs: 3000,
-    backoffMs: { first: 20, max: 200 },
-  });
+  follower = accessLogFollowerOf(h, { stats });
   follower.start();
   return stats;
 }
