@@ -194,6 +194,29 @@ describe('GET / with the first screen', () => {
 });
 
 describe('sent as it is made', () => {
+  it('a browser gone before its rows are written: nothing breaks, the next page is served', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      let release: () => void = () => undefined;
+      const held = globalThis as { renderHeld?: Promise<void> };
+      held.renderHeld = new Promise<void>((done) => {
+        release = done;
+      });
+      const gone = new AbortController();
+      const res = await fetch(`${server.url}/`, {
+        headers: { cookie: `${admin}; reaper_zone=Pacific%2FChatham`, 'accept-encoding': encoding },
+        signal: gone.signal,
+      });
+      const reader = res.body!.getReader();
+      await reader.read();
+      gone.abort();
+      await reader.read().catch(() => undefined);
+      release();
+      const next = await page({ cookie: admin, 'accept-encoding': encoding });
+      expect(next.status).toBe(200);
+      expect(next.text).toContain('class="rendered"');
+    }
+  });
+
   it('the head before the rows are rendered; the data asked for meanwhile waits for them; compressed or not', async () => {
     for (const encoding of ['br', 'gzip', 'identity']) {
       let release: () => void = () => undefined;
