@@ -45,7 +45,7 @@ import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { MARK_BUNDLE_RAN, MARK_HYDRATED, MARK_SNAPSHOT_DECODED } from '../renderer/lib/first-screen-marks.ts';
 import type { AppView, ReaperEvent } from '../shared/api.ts';
-import { RENDERING_ATTRIBUTE, ZONE_COOKIE } from '../shared/first-screen.ts';
+import { RENDERING_ATTRIBUTE, VIEW_HEIGHT_COOKIE, ZONE_COOKIE } from '../shared/first-screen.ts';
 import { SESSION_COOKIE } from '../shared/people.ts';
 import { SseParser } from '../shared/sse.ts';
 import { api, type Fleet, NODE, ROOT, withFleet } from './fleet.ts';
@@ -226,7 +226,7 @@ export async function sessionCookie(fleet: Fleet): Promise<string> {
 
 /**
  * A fresh context and page on the dashboard, once its table has rendered. With `session`: a browser
- * signed in before (its session cookie, and the zone cookie its first visit left), at the page's
+ * signed in before (its session cookie, and the zone and window-height cookies its first visit left), at the page's
  * address without a token.
  */
 export async function openDashboard(browser: Browser, fleet: Fleet, session: string | null = null) {
@@ -236,6 +236,7 @@ export async function openDashboard(browser: Browser, fleet: Fleet, session: str
     await context.addCookies([
       { name: SESSION_COOKIE, value: session, url: fleet.origin },
       { name: ZONE_COOKIE, value: encodeURIComponent(zone), url: fleet.origin },
+      { name: VIEW_HEIGHT_COOKIE, value: String(VIEWPORT.height), url: fleet.origin },
     ]);
   }
   const page = await context.newPage();
@@ -252,6 +253,8 @@ export async function openDashboard(browser: Browser, fleet: Fleet, session: str
 interface Load {
   rows: number;
   painted: number;
+  /** The browser's first-contentful-paint (presented on screen): the rows, when the server rendered them. */
+  contentfulPaint: number | null;
   domContentLoaded: number;
   snapshotEnd: number | null;
   /** Bytes of the snapshot's body on the wire (as the browser asked for it: brotli on loopback). */
@@ -273,7 +276,9 @@ interface Load {
 /** What the page measured of its load, once its table has rendered. */
 async function loadOf(page: Page): Promise<Load> {
   await page.waitForFunction(
-    () => (globalThis as unknown as InPage).__bench.firstPainted !== null,
+    () =>
+      (globalThis as unknown as InPage).__bench.firstPainted !== null &&
+      performance.getEntriesByName('first-contentful-paint').length > 0,
     undefined,
     { timeout: 60_000 },
   );
@@ -290,6 +295,7 @@ async function loadOf(page: Page): Promise<Load> {
       hydrated: mark(${JSON.stringify(MARK_HYDRATED)}),
       rows: window.__bench.firstRows,
       painted: window.__bench.firstPainted,
+      contentfulPaint: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null,
       domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
       snapshotEnd: snap ? snap.responseEnd : null,
       snapshotBytes: snap ? snap.encodedBodySize : null,
@@ -373,6 +379,9 @@ export async function firstRender(
     samples: rows.samples,
     paintedMedian: quantiles(loads.map((l) => l.painted)).median,
     paintedWorst: quantiles(loads.map((l) => l.painted)).worst,
+    contentfulPaintMedian: quantiles(
+      loads.flatMap((l) => (l.contentfulPaint === null ? [] : [l.contentfulPaint])),
+    ).median,
     domContentLoadedMedian: quantiles(loads.map((l) => l.domContentLoaded)).median,
     snapshotReceivedMedian: quantiles(loads.flatMap((l) => (l.snapshotEnd === null ? [] : [l.snapshotEnd])))
       .median,

@@ -11,6 +11,7 @@ import { snapshotFromForm } from '../shared/snapshot-form.ts';
 import { BrowserApp } from './App.tsx';
 import type { EarlyRequests } from './api/early.ts';
 import { browserApi, type Picked, pickApi } from './api/pick-api.ts';
+import { setFirstTableHeight } from './components/apps/AppsTable.tsx';
 import { i18n, loadLanguage, loadStartingLanguage } from './i18n.ts';
 import { MARK_HYDRATED } from './lib/first-screen-marks.ts';
 import { clockTime, fullTime, nameCollator, setIntlLocale, setViewerTimeZone } from './lib/format.ts';
@@ -45,6 +46,7 @@ export async function hydrateFirstScreen(
 ): Promise<{ hydrated: Promise<void> }> {
   setViewerTimeZone(first.zone);
   setIntlLocale(first.locale);
+  setFirstTableHeight(first.viewHeight);
   await loadLanguage(first.language);
   await i18n.changeLanguage(first.language);
   document.documentElement.lang = first.language;
@@ -63,6 +65,7 @@ export async function hydrateFirstScreen(
     // From now on, this browser's own zone and locale (the tick re-renders the times within a second).
     setViewerTimeZone(null);
     setIntlLocale(null);
+    setFirstTableHeight(null);
     const own = startingLanguage();
     if (own !== first.language) {
       loadLanguage(own)

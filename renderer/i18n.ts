@@ -17,6 +17,7 @@ import {
   LANGUAGE_KEY,
   startingLanguage,
   systemLanguage,
+  viewerHere,
 } from './lib/language-choice.ts';
 
 export { chosenLanguage, systemLanguage };
@@ -65,7 +66,7 @@ export async function chooseLanguage(choice: Language | null): Promise<void> {
     // Storage refused: the choice lasts for this page.
   }
   if (globalThis.document && !globalThis.window?.reaper) {
-    keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', choice);
+    keepForServer(document, viewerHere(window), choice);
   }
   const language = choice ?? systemLanguage();
   await loadLanguage(language);

@@ -14,7 +14,7 @@ import { isLanguage } from '../shared/i18n/languages.ts';
 import { startEarlyRequests } from './api/early.ts';
 import { splitToken } from './api/token.ts';
 import { MARK_BUNDLE_RAN } from './lib/first-screen-marks.ts';
-import { keepForServer, startingLanguage } from './lib/language-choice.ts';
+import { keepForServer, startingLanguage, viewerHere } from './lib/language-choice.ts';
 import './styles.css';
 
 // The server sends the page as it makes it: its head (this script's tag, and on <html> the id of the
@@ -23,13 +23,18 @@ const firstId =
   !window.reaper && !splitToken(location.hash).token
     ? document.documentElement.getAttribute(RENDERING_ATTRIBUTE)
     : null;
-if (!window.reaper) keepForServer(document, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-const firstScreen = firstId ? readFirstScreen(firstId) : null;
+if (!window.reaper) keepForServer(document, viewerHere(window));
+// As the head's preload asked for it (same URL, mode and credentials), so that it takes that answer.
+const firstScreen = firstId ? fetch(firstScreenPath(firstId)).catch(() => null) : null;
 // The same module boot.tsx loads (renderer/i18n.ts): fetched once, started now, in the language the
 // server wrote the page in when it did.
 const pageLanguage = document.documentElement.lang;
 const catalogue = loadCatalogue(firstId && isLanguage(pageLanguage) ? pageLanguage : startingLanguage());
-const first = await firstScreen;
+// Rows rendered by the server are painted before anything else runs here: the bundle's evaluation
+// (about 100 ms of the main thread in a new renderer process) and the reading of the rows' data would
+// otherwise come before the page's first frame. They are hydrated once they are all in.
+if (firstId) await parsedAndPainted();
+const first = firstScreen ? await readFirstScreen(firstScreen) : null;
 const early = startEarlyRequests(window, undefined, first ? first.snapshot.seq : null);
 // This script is `async` (it does not wait for the stylesheet): the dashboard is rendered once the
 // stylesheet is in, so the apps table measures its rows styled.
@@ -43,10 +48,6 @@ const styled =
     : null;
 const [{ boot }] = await Promise.all([import('./boot.tsx'), catalogue]);
 await styled;
-// The rows are hydrated once they are all in.
-if (first && document.readyState === 'loading') {
-  await new Promise((parsed) => document.addEventListener('DOMContentLoaded', parsed, { once: true }));
-}
 performance.mark(MARK_BUNDLE_RAN);
 await boot(early, first);
 
@@ -55,12 +56,35 @@ await boot(early, first);
  * has none for this page (its render failed, it was taken, or another instance of a team server
  * rendered the page): the page then renders anew with a snapshot of its own.
  */
-async function readFirstScreen(id: string): Promise<FirstScreenData | null> {
+async function readFirstScreen(answer: Promise<Response | null>): Promise<FirstScreenData | null> {
   try {
-    // As the head's preload asked for it (same URL, mode and credentials), so that it takes that answer.
-    const res = await fetch(firstScreenPath(id));
-    return res.ok ? ((await res.json()) as FirstScreenData) : null;
+    const res = await answer;
+    return res?.ok ? ((await res.json()) as FirstScreenData) : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The page parsed to its end, then its first content on screen (the browser's first-contentful-paint:
+ * the rows presented, not only painted: on two cores the rasterising of that frame waits for a CPU the
+ * bundle's run would take). At once in a hidden tab, which paints nothing; at most a second.
+ */
+async function parsedAndPainted(): Promise<void> {
+  if (document.readyState === 'loading') {
+    await new Promise((parsed) => document.addEventListener('DOMContentLoaded', parsed, { once: true }));
+  }
+  if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes.includes('paint'))
+    return;
+  let observer: PerformanceObserver | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await new Promise<void>((shown) => {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) shown();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+    timer = setTimeout(shown, 1000);
+  });
+  observer?.disconnect();
+  clearTimeout(timer);
 }

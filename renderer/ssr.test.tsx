@@ -73,6 +73,7 @@ describe('the first screen, rendered by the server then hydrated', () => {
         language,
         locale,
         zone,
+        viewHeight: 800,
         host: location.host,
       };
       const html = await renderFirstScreen(data);
@@ -101,4 +102,30 @@ describe('the first screen, rendered by the server then hydrated', () => {
       warned.mockRestore();
     });
   }
+});
+
+describe('the rows the server renders', () => {
+  it('fill the window the page last told of, and no more (each costs a new browser its first paint)', async () => {
+    const apps = Array.from({ length: 200 }, (_, i) => appView(`app-${String(i).padStart(3, '0')}`, 'Up'));
+    const api = withSession(fakeApi({ apps }));
+    const snapshot = snapshotByApp(await api.snapshot());
+    const rowsFor = async (viewHeight: number) => {
+      const html = await renderFirstScreen({
+        snapshot,
+        session: SESSION,
+        language: 'en',
+        locale: 'en-GB',
+        zone: 'UTC',
+        viewHeight,
+        host: location.host,
+      });
+      return (html.match(/<tr [^>]*data-app=/g) ?? []).length;
+    };
+    const [small, large] = [await rowsFor(400), await rowsFor(1600)];
+    // A row is 56 px high: the window is filled, whatever the table's place in it.
+    expect(small).toBeGreaterThanOrEqual(Math.ceil(400 / 56));
+    expect(large).toBeGreaterThanOrEqual(Math.ceil(1600 / 56));
+    expect(small).toBeLessThan(large);
+    expect(large).toBeLessThan(200);
+  });
 });

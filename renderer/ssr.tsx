@@ -16,6 +16,7 @@ import type { FirstScreenData } from '../shared/first-screen.ts';
 import { snapshotFromForm } from '../shared/snapshot-form.ts';
 import { BrowserApp } from './App.tsx';
 import { createHttpClient } from './api/http-client.ts';
+import { setFirstTableHeight } from './components/apps/AppsTable.tsx';
 import { i18n, loadLanguage } from './i18n.ts';
 import { setIntlLocale, setViewerTimeZone } from './lib/format.ts';
 
@@ -35,6 +36,7 @@ export async function renderFirstScreen(data: FirstScreenData, flat?: Snapshot):
   if (i18n.language !== data.language) throw new Error(`the language did not change to ${data.language}`);
   setViewerTimeZone(data.zone);
   setIntlLocale(data.locale);
+  setFirstTableHeight(data.viewHeight);
   try {
     return renderToString(
       <StrictMode>
@@ -44,5 +46,6 @@ export async function renderFirstScreen(data: FirstScreenData, flat?: Snapshot):
   } finally {
     setViewerTimeZone(null);
     setIntlLocale(null);
+    setFirstTableHeight(null);
   }
 }

@@ -19,11 +19,13 @@ import { pathToFileURL } from 'node:url';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Snapshot } from '../../shared/api.ts';
 import {
+  FIRST_VIEW_HEIGHT,
   type FirstScreenData,
   type FirstScreenRenderer,
   firstScreenPath,
   LANGUAGE_COOKIE,
   RENDERING_ATTRIBUTE,
+  VIEW_HEIGHT_COOKIE,
   ZONE_COOKIE,
 } from '../../shared/first-screen.ts';
 import { acceptLanguageTags, isLanguage, localeFor, pickLanguage } from '../../shared/i18n/languages.ts';
@@ -69,10 +71,16 @@ function zoneOf(given: string | null): string {
   }
 }
 
-/** The language, locale and zone the first screen is written in, as the page would pick them. */
+/** A window height in CSS pixels, within what screens have; else the default. */
+function viewHeightOf(given: string | null): number {
+  const height = Number(given);
+  return Number.isInteger(height) && height >= 100 && height <= 10_000 ? height : FIRST_VIEW_HEIGHT;
+}
+
+/** The language, locale, zone and window height the first screen is written for, as the page would pick them. */
 export function viewerOf(
   req: IncomingMessage,
-): Pick<FirstScreenData, 'language' | 'locale' | 'zone' | 'host'> {
+): Pick<FirstScreenData, 'language' | 'locale' | 'zone' | 'viewHeight' | 'host'> {
   const tags = acceptLanguageTags(String(req.headers['accept-language'] ?? ''));
   const chosen = cookieValue(req, LANGUAGE_COOKIE);
   const language = pickLanguage(tags, isLanguage(chosen) ? chosen : undefined);
@@ -80,6 +88,7 @@ export function viewerOf(
     language,
     locale: localeFor(language, tags),
     zone: zoneOf(cookieValue(req, ZONE_COOKIE)),
+    viewHeight: viewHeightOf(cookieValue(req, VIEW_HEIGHT_COOKIE)),
     host: String(req.headers.host ?? ''),
   };
 }
@@ -134,11 +143,17 @@ async function withStyleIn(template: string, pagePath: string): Promise<Template
 
 /**
  * The answer's body as it is written, compressed as the client accepts; `flush` sends what is
- * written so far (the browser parses, fetches and paints it while the rest is made).
+ * written so far (the browser parses, fetches and paints it while the rest is made), and resolves
+ * once it is handed to the connection: the compressor works on a thread of its own, and a render
+ * started before its answer came back would hold the head back until the render's end.
  */
 function bodyWriter(res: ServerResponse, encoding: ReturnType<typeof negotiateEncoding>) {
   if (!encoding) {
-    return { write: (text: string) => res.write(text), flush: () => undefined, end: () => res.end() };
+    return {
+      write: (text: string) => res.write(text),
+      flush: () => Promise.resolve(),
+      end: () => res.end(),
+    };
   }
   const zip =
     encoding === 'br'
@@ -151,7 +166,11 @@ function bodyWriter(res: ServerResponse, encoding: ReturnType<typeof negotiateEn
       : createGzip({ level: 6 });
   // A client gone away, or a compressor failing: the answer ends there (nothing else to tell).
   pipeline(zip, res, () => undefined);
-  return { write: (text: string) => zip.write(text), flush: () => zip.flush(), end: () => zip.end() };
+  return {
+    write: (text: string) => zip.write(text),
+    flush: () => new Promise<void>((flushed) => zip.flush(() => flushed())),
+    end: () => zip.end(),
+  };
 }
 
 /** How long a first screen's data waits for its page to ask for it. */
@@ -252,11 +271,6 @@ export function firstPage(options: FirstPageOptions) {
       const viewer = viewerOf(req);
       const id = randomBytes(18).toString('base64url');
       const { head, tail } = pageParts(built.text, viewer.language, id);
-      const rendered = render(entry, who, viewer);
-      if (waiting.size >= MAX_WAITING) forget(waiting.keys().next().value!);
-      const timer = setTimeout(() => forget(id), FIRST_SCREEN_KEPT_MS);
-      timer.unref();
-      waiting.set(id, { csrf: who.csrf, data: rendered.then((r) => r?.data ?? null), timer });
       const encoding = negotiateEncoding(req.headers['accept-encoding']);
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
@@ -267,7 +281,12 @@ export function firstPage(options: FirstPageOptions) {
       });
       const body = bodyWriter(res, encoding);
       body.write(head);
-      body.flush();
+      // The head on its way first (its scripts, and the preload of this data), then the rows.
+      const rendered = body.flush().then(() => render(entry, who, viewer));
+      if (waiting.size >= MAX_WAITING) forget(waiting.keys().next().value!);
+      const timer = setTimeout(() => forget(id), FIRST_SCREEN_KEPT_MS);
+      timer.unref();
+      waiting.set(id, { csrf: who.csrf, data: rendered.then((r) => r?.data ?? null), timer });
       const done = await rendered;
       body.write(done ? done.rows + tail : tail);
       body.end();

@@ -3,7 +3,7 @@
  * profile), else the browser's or system's preferred languages, else English. Small and free of
  * i18next, for the page's first script (main.tsx), which starts loading that language's catalogue.
  */
-import { LANGUAGE_COOKIE, ZONE_COOKIE } from '../../shared/first-screen.ts';
+import { LANGUAGE_COOKIE, VIEW_HEIGHT_COOKIE, ZONE_COOKIE } from '../../shared/first-screen.ts';
 import { isLanguage, type Language, pickLanguage } from '../../shared/i18n/languages.ts';
 
 export const LANGUAGE_KEY = 'clever-reaper.language';
@@ -28,18 +28,29 @@ export function startingLanguage(): Language {
   return chosenLanguage() ?? systemLanguage();
 }
 
+/** What the server renders a first screen for, of this page: its time zone and its window's height. */
+export interface ViewerHere {
+  zone: string;
+  height: number;
+}
+
+export function viewerHere(win: Window): ViewerHere {
+  return { zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', height: win.innerHeight };
+}
+
 /**
  * Tell the server, for the first screen it renders (issue 26), the language chosen here (the cookie
- * cleared when none: the server then reads Accept-Language) and the browser's time zone. Not secrets,
- * readable by the page; kept a year.
+ * cleared when none: the server then reads Accept-Language), the browser's time zone and the
+ * window's height (the rows it renders fill it). Not secrets, readable by the page; kept a year.
  */
-export function keepForServer(doc: Document, zone: string, choice = chosenLanguage()): void {
+export function keepForServer(doc: Document, viewer: ViewerHere, choice = chosenLanguage()): void {
   const cookie = (name: string, value: string | null) => {
     doc.cookie = `${name}=${value === null ? '' : encodeURIComponent(value)}; Path=/; SameSite=Strict; Max-Age=${value === null ? 0 : 31_536_000}`;
   };
   try {
     cookie(LANGUAGE_COOKIE, choice);
-    cookie(ZONE_COOKIE, zone);
+    cookie(ZONE_COOKIE, viewer.zone);
+    cookie(VIEW_HEIGHT_COOKIE, String(Math.round(viewer.height)));
   } catch {
     // Cookies refused (a sandboxed page): the server renders in Accept-Language's language and UTC.
   }

@@ -7,9 +7,18 @@
  * headers with counts.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, useCallback, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppView } from '../../../shared/app-view.ts';
+import { FIRST_VIEW_HEIGHT } from '../../../shared/first-screen.ts';
 import type { MustBeUpRange } from '../../../shared/schedule.ts';
 import { rangesOf } from '../../lib/app-cells.ts';
 import type { SortKey } from '../../lib/sort.ts';
@@ -20,6 +29,19 @@ import { appLink, type Column, AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
 export const COMPACT_ROW_HEIGHT = 28;
+
+/**
+ * The height the table's first render fills with rows, before it is measured: the viewer's window,
+ * as the page last told the server (issue 26: each row the server renders costs the first paint of a
+ * new browser some 4 ms), and the page's hydration renders the same rows. The rows beyond it, and the
+ * overscan, come once the table is mounted and measured.
+ */
+let firstHeight = FIRST_VIEW_HEIGHT;
+
+/** The height of the next first render (null: FIRST_VIEW_HEIGHT), set by the server's render and the page's hydration. */
+export function setFirstTableHeight(height: number | null): void {
+  firstHeight = height ?? FIRST_VIEW_HEIGHT;
+}
 
 /** The columns, each with its header's words (`apps:table.columns.*`; Clever Cloud is a name). */
 const COLUMNS: { id: Column; key: SortKey | null; className: string }[] = [
@@ -88,6 +110,8 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
   const rows = useMemo(() => tableRows(apps, byOwner, collapsed), [apps, byOwner, collapsed]);
   const order = useMemo(() => shownIds(rows), [rows]);
   const activeIndex = Math.min(active, rows.length - 1);
@@ -102,9 +126,9 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     getItemKey: (index) => `${rows[index]?.key}:${rowHeight}`,
-    overscan: 6,
+    overscan: mounted ? 6 : 0,
     scrollPaddingStart: HEADER_HEIGHT,
-    initialRect: { width: 1200, height: 800 },
+    initialRect: { width: 1200, height: firstHeight },
   });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
