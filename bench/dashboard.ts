@@ -364,7 +364,12 @@ export async function firstRender(
     }
     await context.close();
   }
-  const rows = quantiles(loads.map((l) => l.rows));
+  /** One measure's quantiles over the loads, a load without it left out. */
+  const over = (measure: (load: Load) => number | null) =>
+    quantiles(loads.map(measure).filter((value): value is number => value !== null));
+  const rows = over((l) => l.rows);
+  const painted = over((l) => l.painted);
+  const hydrated = over((l) => l.hydrated);
   return {
     name: `dashboard first render, ${fleet.apps} apps, ${
       {
@@ -377,22 +382,17 @@ export async function firstRender(
     median: rows.median,
     worst: rows.worst,
     samples: rows.samples,
-    paintedMedian: quantiles(loads.map((l) => l.painted)).median,
-    paintedWorst: quantiles(loads.map((l) => l.painted)).worst,
-    contentfulPaintMedian: quantiles(
-      loads.flatMap((l) => (l.contentfulPaint === null ? [] : [l.contentfulPaint])),
-    ).median,
-    domContentLoadedMedian: quantiles(loads.map((l) => l.domContentLoaded)).median,
-    snapshotReceivedMedian: quantiles(loads.flatMap((l) => (l.snapshotEnd === null ? [] : [l.snapshotEnd])))
-      .median,
+    paintedMedian: painted.median,
+    paintedWorst: painted.worst,
+    contentfulPaintMedian: over((l) => l.contentfulPaint).median,
+    domContentLoadedMedian: over((l) => l.domContentLoaded).median,
+    snapshotReceivedMedian: over((l) => l.snapshotEnd).median,
     // NaN (null in the JSON) in a tree without the page's marks.
-    snapshotDecodedMedian: quantiles(
-      loads.flatMap((l) => (l.snapshotDecoded === null ? [] : [l.snapshotDecoded])),
-    ).median,
-    bundleRanMedian: quantiles(loads.flatMap((l) => (l.bundleRan === null ? [] : [l.bundleRan]))).median,
+    snapshotDecodedMedian: over((l) => l.snapshotDecoded).median,
+    bundleRanMedian: over((l) => l.bundleRan).median,
     // When the page answers a click (hydrated): NaN (null) but in signed-in mode.
-    hydratedMedian: quantiles(loads.flatMap((l) => (l.hydrated === null ? [] : [l.hydrated]))).median,
-    hydratedWorst: quantiles(loads.flatMap((l) => (l.hydrated === null ? [] : [l.hydrated]))).worst,
+    hydratedMedian: hydrated.median,
+    hydratedWorst: hydrated.worst,
     runs: loads.map((l) => round(l.rows, 1)),
     ...(mode === 'cold' ? { wire: await wireBytes(fleet, loads[0]!) } : {}),
   };

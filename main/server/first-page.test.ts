@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FirstScreenData, RENDERING_ATTRIBUTE } from '../../shared/first-screen.ts';
+import { FIRST_VIEW_HEIGHT, type FirstScreenData, RENDERING_ATTRIBUTE } from '../../shared/first-screen.ts';
 import { TEST_SERVER } from '../testing/test-server.ts';
 import { type Headless, startHeadless } from './headless.ts';
 
@@ -147,6 +147,16 @@ describe('GET / with the first screen', () => {
     const first = (await (await data(idOf(text), { cookie: viewer })).json()) as FirstScreenData;
     expect(first.session.role).toBe('viewer');
     expect(first.zone).toBe('America/New_York');
+    // The window's height the rows fill; one no screen has: the default.
+    const tall = await page({ cookie: `${viewer}; reaper_view_height=1400` });
+    expect(
+      ((await (await data(idOf(tall.text), { cookie: viewer })).json()) as FirstScreenData).viewHeight,
+    ).toBe(1400);
+    for (const height of ['40', '1e9', '700.5', 'tall']) {
+      const odd = await page({ cookie: `${viewer}; reaper_view_height=${height}` });
+      const read = (await (await data(idOf(odd.text), { cookie: viewer })).json()) as FirstScreenData;
+      expect(read.viewHeight).toBe(FIRST_VIEW_HEIGHT);
+    }
     // A zone Intl does not know: UTC.
     expect((await page({ cookie: `${viewer}; reaper_zone=Mars%2FOlympus` })).text).toContain(
       'data-zone="UTC"',
