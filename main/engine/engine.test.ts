@@ -11,7 +11,7 @@ import { CleverCallError } from '../../shared/port-errors.ts';
 import { InProcessCleverPort } from '../simulator/in-process-port.ts';
 import { SqliteStore } from '../store/sqlite/sqlite-store.ts';
 import { harness, MONDAY_9AM } from '../testing/engine-harness.ts';
-import type { CleverCloudPort } from './ports.ts';
+import type { CleverCloudPort, EngineStore } from './ports.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -100,6 +100,52 @@ describe('waking', () => {
     await h.clock.advance(2 * MINUTE);
     expect(h.port.calls.get('startApplication')).toBe(1);
     expect(h.state(app.id)).toBe('Up');
+    await h.engine.stop();
+  });
+
+  it('a request made while the app is evaluated resolves once a decision has read it', async () => {
+    // The request's write is held in the datastore while an evaluation of the app (a Clever Cloud
+    // event) reads the record without it and queues its own write behind it: the request must not
+    // resolve on that evaluation's end, but on the one after, which reads the request.
+    const store = new SqliteStore(':memory:');
+    let held: { release: () => void; arrive: () => void } | null = null;
+    const holding: EngineStore = {
+      loadRecords: () => store.loadRecords(),
+      async commit(change, guard) {
+        const asked = [change].flat().some((c) => c.upsert?.wakeRequestedAt != null);
+        if (asked && held) {
+          const gate = held;
+          held = null;
+          gate.arrive();
+          await new Promise<void>((resolve) => {
+            gate.release = resolve;
+          });
+        }
+        return store.commit(change, guard);
+      },
+    };
+    const h = harness({ store, engineStore: holding });
+    const app = h.manage('api-sandbox', { state: 'SHOULD_BE_DOWN' });
+    await h.engine.start();
+    await h.clock.advance(2 * SECOND);
+    expect(h.state(app.id)).toBe('Down');
+    const gate = { release: () => {}, arrive: () => {} };
+    const reached = new Promise<void>((resolve) => {
+      gate.arrive = resolve;
+    });
+    held = gate;
+    const requested = h.engine.request(app.id, 'wake-proxy');
+    await reached;
+    const reads = h.port.calls.get('getApplication') ?? 0;
+    h.engine.nudge(app.id);
+    expect(h.port.calls.get('getApplication')).toBe(reads + 1);
+    // Its read answered, it has decided on the record without the request and queued its write.
+    await new Promise((resolve) => setImmediate(resolve));
+    gate.release();
+    const record = await requested;
+    expect(record?.state).toBe('WaitingForUp');
+    expect(h.state(app.id)).toBe('WaitingForUp');
+    expect(h.port.calls.get('startApplication')).toBe(1);
     await h.engine.stop();
   });
 

@@ -1,7 +1,8 @@
 /**
  * One app at a time: decide on a fresh observation and carry the decision out (a write, then the
  * Clever Cloud call it asks for). Never two evaluations of one app at once: a second request is
- * queued behind the first, and an app asked for while it is evaluated is evaluated again right after.
+ * queued behind the first, and an app asked for while it is evaluated is evaluated again right after
+ * (its callers wait for that evaluation, which reads what they wrote before asking).
  */
 import { type Actor, type AppRecord, CAUSES, type HistoryKind } from '../../shared/domain.ts';
 import { describeError } from '../../shared/log.ts';
@@ -17,7 +18,11 @@ const DEPLOYMENT_PAGE = 10;
 
 export class Evaluator {
   private busy = new Map<string, Promise<void>>();
-  private again = new Set<string>();
+  /**
+   * The evaluation queued behind the one under way, for the callers that asked meanwhile (the one
+   * under way may have read the record before what they wrote); shared until it begins.
+   */
+  private again = new Map<string, Promise<void>>();
 
   private readonly core: EngineCore;
   private readonly journal: Journal;
@@ -37,9 +42,9 @@ export class Evaluator {
     this.evaluated = evaluated;
   }
 
-  /** The evaluations under way (stop() waits for them). */
+  /** The evaluations under way and those queued behind them (stop() and idle() wait for them). */
   underWay(): Promise<void>[] {
-    return [...this.busy.values()];
+    return [...this.busy.values(), ...this.again.values()];
   }
 
   /** Run `fn` as the only evaluation of `appId`; a second caller waits for the first, then runs. */
@@ -79,9 +84,10 @@ export class Evaluator {
     await this.exclusive(appId, async () => {
       settled = await this.settle(record, decision, app);
     });
-    // Asked for meanwhile (a request): evaluated again on a fresh read, as `evaluate` does.
-    if (this.again.delete(appId) && this.core.running) {
-      await this.evaluate(appId);
+    // Asked for meanwhile (a request): evaluated again on a fresh read, queued by `evaluate`.
+    const followUp = this.again.get(appId);
+    if (followUp) {
+      await followUp;
       return true;
     }
     return settled;
@@ -114,15 +120,21 @@ export class Evaluator {
 
   /**
    * Decide for one app on a fresh observation (read now when not given) and carry the decision out.
-   * If the app is being evaluated already, it is evaluated again (on a fresh read) right after.
+   * If the app is being evaluated already (maybe on a read older than the caller's write), it is
+   * evaluated again on a fresh read right after, and this resolves once that one has ended.
    */
   async evaluate(appId: string, app?: CleverApp | null): Promise<void> {
-    if (this.busy.has(appId)) {
-      this.again.add(appId);
-      return this.busy.get(appId);
+    if (!this.busy.has(appId)) return this.exclusive(appId, () => this.evaluateNow(appId, app));
+    let followUp = this.again.get(appId);
+    if (!followUp) {
+      followUp = this.exclusive(appId, async () => {
+        // Begun: a caller from now on may have written after this read, and queues the next one.
+        this.again.delete(appId);
+        if (this.core.running) await this.evaluateNow(appId, undefined);
+      });
+      this.again.set(appId, followUp);
     }
-    await this.exclusive(appId, () => this.evaluateNow(appId, app));
-    if (this.again.delete(appId) && this.core.running) await this.evaluate(appId);
+    return followUp;
   }
 
   /** Release an app: started first when it sleeps, then forgotten (its history stays). */
