@@ -23,7 +23,6 @@ const firstId =
   !window.reaper && !splitToken(location.hash).token
     ? document.documentElement.getAttribute(RENDERING_ATTRIBUTE)
     : null;
-if (!window.reaper) keepForServer(document, viewerHere(window));
 // As the head's preload asked for it (same URL, mode and credentials), so that it takes that answer.
 const firstScreen = firstId ? fetch(firstScreenPath(firstId)).catch(() => null) : null;
 // The same module boot.tsx loads (renderer/i18n.ts): fetched once, started now, in the language the
@@ -34,6 +33,8 @@ const catalogue = loadCatalogue(firstId && isLanguage(pageLanguage) ? pageLangua
 // (about 100 ms of the main thread in a new renderer process) and the reading of the rows' data would
 // otherwise come before the page's first frame. They are hydrated once they are all in.
 if (firstId) await parsedAndPainted();
+// Once the rows are laid out: the height of the table's scrolled area, which the next first screen fills.
+if (!window.reaper) keepForServer(document, viewerHere(window));
 const first = firstScreen ? await readFirstScreen(firstScreen) : null;
 const early = startEarlyRequests(window, undefined, first ? first.snapshot.seq : null);
 // This script is `async` (it does not wait for the stylesheet): the dashboard is rendered once the

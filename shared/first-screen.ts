@@ -36,7 +36,10 @@ export const EVENTS_AFTER_PARAM = 'after';
 export const LANGUAGE_COOKIE = 'reaper_language';
 /** The cookie the dashboard keeps the browser's time zone in, for the server's render. */
 export const ZONE_COOKIE = 'reaper_zone';
-/** The cookie the dashboard keeps its window's height in (CSS pixels): the server renders the rows that fill it. */
+/**
+ * The cookie the dashboard keeps the height of its apps table's scrolled area in (CSS pixels; the
+ * window's when the table was not on the page): the server renders the rows that fill it.
+ */
 export const VIEW_HEIGHT_COOKIE = 'reaper_view_height';
 /** The height the first rows fill without that cookie (a laptop's window). */
 export const FIRST_VIEW_HEIGHT = 800;
@@ -51,7 +54,7 @@ export interface FirstScreenData {
   locale: string;
   /** The time zone the times were written in. */
   zone: string;
-  /** The window height the rows were rendered to fill (CSS pixels): the table's first render fills as much. */
+  /** The height the rows were rendered to fill (CSS pixels): the table's first render fills as much. */
   viewHeight: number;
   /**
    * The server's host as the request named it (Host): the header says "the reaper at <host>", as the

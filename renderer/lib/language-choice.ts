@@ -28,20 +28,31 @@ export function startingLanguage(): Language {
   return chosenLanguage() ?? systemLanguage();
 }
 
-/** What the server renders a first screen for, of this page: its time zone and its window's height. */
+/** What the server renders a first screen for, of this page: its time zone and the height its rows fill. */
 export interface ViewerHere {
   zone: string;
   height: number;
 }
 
+/** The apps table's scrolled area (AppsTable), whose height the first rows fill. */
+const TABLE_VIEW = '.table-scroll';
+
+/**
+ * This page's zone, and the height of its apps table's scrolled area when it is on the page (the
+ * window's otherwise: more rows than show, never fewer).
+ */
 export function viewerHere(win: Window): ViewerHere {
-  return { zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', height: win.innerHeight };
+  const table = win.document.querySelector(TABLE_VIEW)?.clientHeight;
+  return {
+    zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    height: table || win.innerHeight,
+  };
 }
 
 /**
  * Tell the server, for the first screen it renders (issue 26), the language chosen here (the cookie
- * cleared when none: the server then reads Accept-Language), the browser's time zone and the
- * window's height (the rows it renders fill it). Not secrets, readable by the page; kept a year.
+ * cleared when none: the server then reads Accept-Language), the browser's time zone and the height
+ * the rows fill (the server renders as many). Not secrets, readable by the page; kept a year.
  */
 export function keepForServer(doc: Document, viewer: ViewerHere, choice = chosenLanguage()): void {
   const cookie = (name: string, value: string | null) => {

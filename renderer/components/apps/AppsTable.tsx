@@ -25,13 +25,14 @@ import type { SortKey } from '../../lib/sort.ts';
 import { shownIds, tableRows } from '../../lib/table-rows.ts';
 import { useDashboard, useServerNow } from '../../store/context.tsx';
 import { useActionsBlocked } from '../common/ActionButton.tsx';
+import { SpacerRow } from '../common/SpacerRow.tsx';
 import { appLink, type Column, AppRow as Row } from './AppRow.tsx';
 
 export const ROW_HEIGHT = 56;
 export const COMPACT_ROW_HEIGHT = 28;
 
 /**
- * The height the table's first render fills with rows, before it is measured: the viewer's window,
+ * The height the table's first render fills with rows, before it is measured: its scrolled area's,
  * as the page last told the server (issue 26: each row the server renders costs the first paint of a
  * new browser some 4 ms), and the page's hydration renders the same rows. The rows beyond it, and the
  * overscan, come once the table is mounted and measured.
@@ -264,12 +265,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
           </tr>
         </thead>
         <tbody onKeyDown={onKeyDown} onKeyUp={onKeyUp} onClick={onClick}>
-          {padTop > 0 && (
-            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-            <tr aria-hidden="true" className="spacer">
-              <td colSpan={columns.length} style={{ height: padTop, border: 0 }} />
-            </tr>
-          )}
+          <SpacerRow height={padTop} columns={columns.length} />
           {items.map((item) => {
             const row = rows[item.index]!;
             if (row.kind === 'group') {
@@ -320,12 +316,7 @@ export function AppsTable({ apps }: { apps: AppView[] }) {
               />
             );
           })}
-          {padBottom > 0 && (
-            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-            <tr aria-hidden="true" className="spacer">
-              <td colSpan={columns.length} style={{ height: padBottom, border: 0 }} />
-            </tr>
-          )}
+          <SpacerRow height={padBottom} columns={columns.length} />
         </tbody>
       </table>
     </div>

@@ -16,6 +16,7 @@ import { useCan } from '../../store/access.tsx';
 import { useDashboard } from '../../store/context.tsx';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { Switch } from '../common/form.tsx';
+import { SpacerRow } from '../common/SpacerRow.tsx';
 
 export const ROUTE_ROW_HEIGHT = 52;
 const COLUMNS = 7;
@@ -69,21 +70,11 @@ export function RoutesTable({ routes }: { routes: Route[] }) {
           </tr>
         </thead>
         <tbody>
-          {padTop > 0 && (
-            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-            <tr aria-hidden="true" className="spacer">
-              <td colSpan={COLUMNS} style={{ height: padTop, padding: 0, border: 0 }} />
-            </tr>
-          )}
+          <SpacerRow height={padTop} columns={COLUMNS} />
           {items.map((item) => (
             <RouteRow key={item.key} route={routes[item.index]!} index={item.index} />
           ))}
-          {padBottom > 0 && (
-            // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-            <tr aria-hidden="true" className="spacer">
-              <td colSpan={COLUMNS} style={{ height: padBottom, padding: 0, border: 0 }} />
-            </tr>
-          )}
+          <SpacerRow height={padBottom} columns={COLUMNS} />
         </tbody>
       </table>
     </div>

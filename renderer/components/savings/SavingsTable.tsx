@@ -9,6 +9,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AppSavings, SAVINGS_WINDOWS, type SavingsFigures } from '../../../shared/savings.ts';
 import { eur, hours } from '../../lib/savings-format.ts';
+import { SpacerRow } from '../common/SpacerRow.tsx';
 
 /** Every row is two lines high (hours, then euros), so the virtualiser knows its size. */
 export const SAVINGS_ROW_HEIGHT = 50;
@@ -66,12 +67,7 @@ export function SavingsTable({ apps }: { apps: readonly AppSavings[] }) {
             </tr>
           </thead>
           <tbody>
-            {padTop > 0 && (
-              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-              <tr aria-hidden="true" className="spacer">
-                <td colSpan={columns} style={{ height: padTop, padding: 0, border: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={padTop} columns={columns} />
             {items.map((item) => (
               <SavingsRow
                 key={item.key}
@@ -80,12 +76,7 @@ export function SavingsTable({ apps }: { apps: readonly AppSavings[] }) {
                 anyProjected={anyProjected}
               />
             ))}
-            {padBottom > 0 && (
-              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer of the virtualised table, never focused
-              <tr aria-hidden="true" className="spacer">
-                <td colSpan={columns} style={{ height: padBottom, padding: 0, border: 0 }} />
-              </tr>
-            )}
+            <SpacerRow height={padBottom} columns={columns} />
           </tbody>
         </table>
       </section>
