@@ -105,7 +105,7 @@ describe('the first screen, rendered by the server then hydrated', () => {
 });
 
 describe('the rows the server renders', () => {
-  it('fill the window the page last told of, and no more (each costs a new browser its first paint)', async () => {
+  it('fill the height the page last told of, and no more (each costs a new browser its first paint)', async () => {
     const apps = Array.from({ length: 200 }, (_, i) => appView(`app-${String(i).padStart(3, '0')}`, 'Up'));
     const api = withSession(fakeApi({ apps }));
     const snapshot = snapshotByApp(await api.snapshot());
@@ -122,7 +122,7 @@ describe('the rows the server renders', () => {
       return (html.match(/<tr [^>]*data-app=/g) ?? []).length;
     };
     const [small, large] = [await rowsFor(400), await rowsFor(1600)];
-    // A row is 56 px high: the window is filled, whatever the table's place in it.
+    // A row is 56 px high: the height told is filled.
     expect(small).toBeGreaterThanOrEqual(Math.ceil(400 / 56));
     expect(large).toBeGreaterThanOrEqual(Math.ceil(1600 / 56));
     expect(small).toBeLessThan(large);
