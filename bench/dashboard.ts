@@ -356,8 +356,10 @@ export async function firstRender(
         );
       }
       const load = await loadOf(page);
-      const left = (await context.cookies()).find((c) => c.name === VIEW_HEIGHT_COOKIE)?.value;
-      if (session && left) viewHeight = Number(left);
+      if (session) {
+        const left = (await context.cookies()).find((c) => c.name === VIEW_HEIGHT_COOKIE)?.value;
+        if (left) viewHeight = Number(left);
+      }
       await context.close();
       if (i > 0) loads.push(load);
     }

@@ -161,12 +161,12 @@ test.describe('signed in, a thousand apps', () => {
     reaper,
   }) => {
     const viewport = { width: 1280, height: 800 };
-    const heightKept = async (context: BrowserContext) =>
-      Number((await context.cookies()).find((c) => c.name === VIEW_HEIGHT_COOKIE)?.value);
+    const heightIn = (cookies: readonly { name: string; value: string }[]) =>
+      Number(cookies.find((c) => c.name === VIEW_HEIGHT_COOKIE)?.value);
     const rowsIn = (html: string) => html.match(/<tr [^>]*data-app="/g)?.length ?? 0;
     // Signed in through the token screen: no rows from the server, the window's height kept.
     const storageState = await signedInState(browser, reaper, 'en-GB');
-    const windowHeight = Number(storageState.cookies.find((c) => c.name === VIEW_HEIGHT_COOKIE)?.value);
+    const windowHeight = heightIn(storageState.cookies);
 
     // The next visit's rows fill that height; once on screen, the page keeps its table's.
     const second = await browser.newContext({ storageState, locale: 'en-GB', viewport });
@@ -178,7 +178,7 @@ test.describe('signed in, a thousand apps', () => {
       .first()
       .evaluate((e) => e.offsetHeight);
     expect(table).toBeLessThan(Math.min(windowHeight, viewport.height));
-    expect(await heightKept(second)).toBe(table);
+    expect(heightIn(await second.cookies())).toBe(table);
     const windowRows = rowsIn(visit.html);
     expect(windowRows).toBe(Math.ceil(windowHeight / row));
     const kept = await second.storageState();
